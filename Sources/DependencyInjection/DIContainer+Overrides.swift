@@ -1,0 +1,55 @@
+extension DIContainer {
+    /// Runs `operation` with ``current`` replaced by an isolated copy of it plus `overrides`.
+    ///
+    ///     DIContainer.withOverrides {
+    ///         New(MockRouter() as Router)
+    ///     } operation: {
+    ///         let screen = Screen()   // gets MockRouter; other tasks are unaffected
+    ///     }
+    ///
+    /// The copy has the current container's registrations (after `registerDependencies()` has
+    /// run for it), none of its instances, then the overrides; so a `Shared` service that
+    /// depends on an overridden one is made with the override. What `operation` registers
+    /// stays in the copy, and the copy is released when `operation` returns. The binding is
+    /// task-local, which makes this safe for tests that run in parallel.
+    public static func withOverrides<R>(
+        @RegistrationBuilder _ overrides: () -> Module, operation: () throws -> R
+    ) rethrows -> R {
+        try current.withOverrides(overrides, operation: operation)
+    }
+
+    /// Runs an async `operation` with ``current`` replaced by an isolated copy plus `overrides`.
+    ///
+    ///     let ok = try await DIContainer.withOverrides {
+    ///         New(MockPayments() as Payments)
+    ///     } operation: { () async throws -> Bool in
+    ///         try await checkout()
+    ///     }
+    public static func withOverrides<R>(
+        @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await current.withOverrides(overrides, isolation: isolation, operation: operation)
+    }
+
+    /// Runs `operation` with an isolated copy of this container plus `overrides` as ``current``.
+    public func withOverrides<R>(
+        @RegistrationBuilder _ overrides: () -> Module, operation: () throws -> R
+    ) rethrows -> R {
+        try overriddenCopy(overrides).activate(operation)
+    }
+
+    /// Runs an async `operation` with an isolated copy of this container plus `overrides` as ``current``.
+    public func withOverrides<R>(
+        @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
+        operation: () async throws -> R
+    ) async rethrows -> R {
+        try await overriddenCopy(overrides).activate(isolation: isolation, operation)
+    }
+
+    private func overriddenCopy(_ overrides: () -> Module) -> DIContainer {
+        let copy = isolatedCopy()
+        copy.register(overrides())
+        return copy
+    }
+}

@@ -1,0 +1,18 @@
+/// Lets an app register its production dependencies on first use of ``DIContainer/shared``.
+///
+///     extension DIContainer: @retroactive DependencyRegistering {
+///         public static func registerDependencies() {
+///             register(Shared(RouterImpl() as Router))
+///         }
+///     }
+///
+/// `registerDependencies()` runs once, before the first registration or resolution on
+/// ``DIContainer/shared``, so a mock a test registers before its first resolve is never
+/// overwritten by production registrations. After ``DIContainer/reset()`` it runs again.
+///
+/// In an app (another module), Swift 6 warns that the conformance is retroactive;
+/// `@retroactive`, as above, states that this is intended and silences the warning.
+public protocol DependencyRegistering {
+    /// Registers the app's dependencies; call `register` on `DIContainer` inside.
+    static func registerDependencies()
+}

@@ -1,0 +1,281 @@
+/// One slot's worth of registration: what `(type, name)` resolves to.
+///
+/// Entries are only read and written while their container's ``ReentrantQueue`` is held;
+/// that is the invariant that makes the `@unchecked Sendable` conformances below sound.
+@usableFromInline
+class AnyEntry: @unchecked Sendable {
+    @usableFromInline let key: Key
+
+    init(key: Key) {
+        self.key = key
+    }
+
+    /// The root registration this entry serves.
+    var root: any RootRegistration { fatalError("AnyEntry.root must be overridden") }
+
+    /// Moves cached instances into `released`, so the caller drops them after unlocking.
+    func releaseInstances(into released: inout [Any]) {}
+
+    /// A copy with the same factory and no instances; aliases share their root's copy.
+    func freshCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> AnyEntry {
+        fatalError("AnyEntry.freshCopy must be overridden")
+    }
+}
+
+/// The registration behind one or more slots: its own type's slot and its aliases'.
+protocol RootRegistration: AnyEntry {
+    var info: RegistrationInfo { get }
+    /// Keys its factory resolved, recorded while resolving (the dependency graph's edges).
+    var dependencies: [Key] { get set }
+    /// True while its factory (or `onResolve`) runs: meeting it again on the way down is a cycle.
+    var isConstructing: Bool { get set }
+    /// Drops the instance kept for the top-level resolution that just ended (`Graph`).
+    func endGraph(into released: inout [Any])
+    /// Resolves it once, as `eager()` and `validate()` do.
+    func probe(in container: DIContainer) throws(ResolutionError)
+}
+
+extension RootRegistration {
+    func recordDependency(on dependency: Key) {
+        if !dependencies.contains(dependency) { dependencies.append(dependency) }
+    }
+}
+
+/// Arguments for one resolution, passed down without boxing: the address of a tuple
+/// `(repeat each Argument)` and that tuple's type, which the factory checks before reading it.
+@usableFromInline
+struct ArgumentPack {
+    let tupleType: any Any.Type
+    let pointer: UnsafeRawPointer
+
+    static func describe(_ tupleType: any Any.Type) -> String {
+        let name = TypeName.of(tupleType)
+        if name == "()" { return "no arguments" }
+        return name.hasPrefix("(") ? name : "(\(name))"
+    }
+}
+
+/// An entry that produces `Value`; the table stores one under `Key(Value.self, name)`, so a
+/// lookup by `ObjectIdentifier(Value.self)` can downcast without checking.
+@usableFromInline
+class Provider<Value>: AnyEntry, @unchecked Sendable {
+    /// A `Shared` instance that may be returned without any further bookkeeping: set only for
+    /// shared, non-main-actor registrations, cleared by `releaseInstances`.
+    @usableFromInline final var fastValue: Value?
+
+    func provide(
+        in container: DIContainer, requested: AnyEntry, arguments: ArgumentPack?
+    ) throws(ResolutionError) -> Value {
+        fatalError("Provider.provide must be overridden")
+    }
+
+    override func releaseInstances(into released: inout [Any]) {
+        if let fastValue { released.append(fastValue) }
+        fastValue = nil
+    }
+}
+
+/// How a root entry makes its value.
+enum Factory<Value> {
+    case plain((Resolver) throws -> Value)
+    case mainActor(@MainActor (Resolver) throws -> Value)
+    case arguments(ArgumentsFactory<Value>)
+}
+
+/// A factory that takes arguments, reading them from an ``ArgumentPack`` of its `tupleType`.
+struct ArgumentsFactory<Value> {
+    let tupleType: any Any.Type
+    let call: (Resolver, UnsafeRawPointer) throws -> Value
+
+    init<each Argument>(_ function: @escaping (Resolver, repeat each Argument) throws -> Value) {
+        tupleType = (repeat each Argument).self
+        call = { resolver, pointer in
+            // The caller checked that the pack's tuple type is `tupleType`.
+            let arguments = pointer.assumingMemoryBound(to: (repeat each Argument).self).pointee
+            return try function(resolver, repeat each arguments)
+        }
+    }
+
+    var argumentTypes: [String] {
+        let described = ArgumentPack.describe(tupleType)
+        guard described != "no arguments" else { return [] }
+        return [String(described.dropFirst().dropLast())]
+    }
+}
+
+/// The entry a registration creates for its own type.
+final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Sendable {
+    let info: RegistrationInfo
+    let lifetime: Lifetime
+    let factory: Factory<Value>
+    let onResolve: ((Value, Resolver) throws -> Void)?
+    var dependencies: [Key] = []
+    var isConstructing = false
+
+    private var sharedValue: Value?
+    private weak var weakObject: AnyObject?
+    private var graphValue: Value?
+
+    init(
+        key: Key, info: RegistrationInfo, lifetime: Lifetime, factory: Factory<Value>,
+        onResolve: ((Value, Resolver) throws -> Void)?
+    ) {
+        self.info = info
+        self.lifetime = lifetime
+        self.factory = factory
+        self.onResolve = onResolve
+        super.init(key: key)
+    }
+
+    override var root: any RootRegistration { self }
+
+    /// Whether a made instance may be handed out through `fastValue` (and aliases' caches).
+    var allowsFastValue: Bool {
+        guard lifetime == .shared else { return false }
+        if case .mainActor = factory { return false }
+        return true
+    }
+
+    override func provide(
+        in container: DIContainer, requested: AnyEntry, arguments: ArgumentPack?
+    ) throws(ResolutionError) -> Value {
+        switch (factory, arguments) {
+        case (.plain(let make), nil):
+            return try obtain(in: container, requested: requested, make)
+        case (.mainActor(let make), nil):
+            guard ThreadScope.isMainThread else { throw container.error(.mainActorRequired, for: requested.key) }
+            return try obtain(in: container, requested: requested) { resolver in
+                try Self.runOnMainActor(make, resolver)
+            }
+        case (.arguments(let factory), let pack?)
+        where ObjectIdentifier(factory.tupleType) == ObjectIdentifier(pack.tupleType):
+            return try obtain(in: container, requested: requested) { resolver in
+                try factory.call(resolver, pack.pointer)
+            }
+        case (.arguments(let factory), let pack):
+            throw container.error(
+                .argumentMismatch(
+                    expected: ArgumentPack.describe(factory.tupleType),
+                    received: pack.map { ArgumentPack.describe($0.tupleType) } ?? "no arguments"),
+                for: requested.key)
+        case (_, let pack?):
+            throw container.error(
+                .argumentMismatch(expected: "no arguments", received: ArgumentPack.describe(pack.tupleType)),
+                for: requested.key)
+        }
+    }
+
+    /// Returns the kept instance for this lifetime, or makes one inside a resolution frame.
+    private func obtain(
+        in container: DIContainer, requested: AnyEntry, _ make: (Resolver) throws -> Value
+    ) throws(ResolutionError) -> Value {
+        if let kept = keptValue { return kept }
+        if isConstructing {
+            throw container.cycleError(reaching: self, requested: requested)
+        }
+        isConstructing = true
+        defer { isConstructing = false }
+        return try container.withFrame(root: self, requested: requested) { resolver in
+            let value = try make(resolver)
+            try keep(value, in: container, requested: requested)
+            try onResolve?(value, resolver)
+            return value
+        }
+    }
+
+    private var keptValue: Value? {
+        switch lifetime {
+        case .shared: return sharedValue
+        case .new: return nil
+        case .graph: return graphValue
+        case .weak:
+            // The object was stored from a `Value`, so the cast only fails once it is released.
+            return weakObject.flatMap { $0 as? Value }
+        }
+    }
+
+    private func keep(_ value: Value, in container: DIContainer, requested: AnyEntry) throws(ResolutionError) {
+        switch lifetime {
+        case .shared:
+            sharedValue = value
+            if allowsFastValue { fastValue = value }
+        case .new:
+            break
+        case .graph:
+            graphValue = value
+            container.keepsGraphInstance(self)
+        case .weak:
+            let instanceType = type(of: value as Any)
+            guard instanceType is AnyObject.Type else {
+                throw container.error(.weakRequiresClass(instanceType: TypeName.of(instanceType)), for: requested.key)
+            }
+            weakObject = value as AnyObject
+        }
+    }
+
+    private static func runOnMainActor(
+        _ make: @MainActor (Resolver) throws -> Value, _ resolver: Resolver
+    ) throws -> Value {
+        // The caller checked that this is the main thread, where the main actor's executor runs.
+        nonisolated(unsafe) var result: Result<Value, any Error>?
+        MainActor.assumeIsolated {
+            result = Result { try make(resolver) }
+        }
+        return try result!.get()
+    }
+
+    override func releaseInstances(into released: inout [Any]) {
+        super.releaseInstances(into: &released)
+        if let sharedValue { released.append(sharedValue) }
+        sharedValue = nil
+        weakObject = nil
+    }
+
+    func endGraph(into released: inout [Any]) {
+        if let graphValue { released.append(graphValue) }
+        graphValue = nil
+    }
+
+    func probe(in container: DIContainer) throws(ResolutionError) {
+        _ = try provide(in: container, requested: self, arguments: nil)
+    }
+
+    override func freshCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> AnyEntry {
+        if let copy = roots[ObjectIdentifier(self)] { return copy }
+        let copy = RootEntry(key: key, info: info, lifetime: lifetime, factory: factory, onResolve: onResolve)
+        copy.dependencies = dependencies
+        roots[ObjectIdentifier(self)] = copy
+        return copy
+    }
+}
+
+/// An entry for an alias (`as: Router.self`): served by another type's root entry.
+final class AliasEntry<Root, Value>: Provider<Value>, @unchecked Sendable {
+    let target: RootEntry<Root>
+
+    init(key: Key, target: RootEntry<Root>) {
+        self.target = target
+        super.init(key: key)
+    }
+
+    override var root: any RootRegistration { target }
+
+    override func provide(
+        in container: DIContainer, requested: AnyEntry, arguments: ArgumentPack?
+    ) throws(ResolutionError) -> Value {
+        let instance = try target.provide(in: container, requested: requested, arguments: arguments)
+        // Registration checked that `Root` conforms to `Value`; this cast only fails where that
+        // check could not be made, and then the failure is an error, not a crash.
+        guard let value = instance as? Value else {
+            throw container.error(.aliasNotConforming(implementation: TypeName.of(Root.self)), for: key)
+        }
+        if target.allowsFastValue { fastValue = value }
+        return value
+    }
+
+    override func freshCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> AnyEntry {
+        // The root is copied once and shared by every alias that points at it, as in the source.
+        let root = unsafeDowncast(target.freshCopy(roots: &roots), to: RootEntry<Root>.self)
+        return AliasEntry(key: key, target: root)
+    }
+}

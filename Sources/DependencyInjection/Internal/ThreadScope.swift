@@ -1,0 +1,64 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Android)
+import Android
+#endif
+import CDependencyInjectionShims
+
+/// Per-thread state that must follow synchronous work exactly: the container that is running a
+/// factory on this thread, and whether this thread is a validation probe.
+///
+/// A task-local cannot serve here: binding one costs an allocation per factory call, while a
+/// factory always runs synchronously on the thread that resolves it, so a thread-specific slot
+/// says precisely "this container is making something right now, on this thread".
+@usableFromInline
+enum ThreadScope {
+    @usableFromInline
+    static let runningContainerKey: pthread_key_t = makeKey()
+    static let probeKey: pthread_key_t = makeKey()
+
+    private static func makeKey() -> pthread_key_t {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "DependencyInjection: pthread_key_create failed (\(status)).")
+        return key
+    }
+
+    /// The container running a factory on this thread, if any. The pointer is unretained: the
+    /// container is kept alive by the resolve call that set it until that call restores the slot.
+    @inlinable
+    static var runningContainer: DIContainer? {
+        guard let pointer = pthread_getspecific(runningContainerKey) else { return nil }
+        return Unmanaged<DIContainer>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    @usableFromInline
+    static func exchangeRunningContainer(_ container: DIContainer?) -> UnsafeMutableRawPointer? {
+        let previous = pthread_getspecific(runningContainerKey)
+        let next = container.map { Unmanaged.passUnretained($0).toOpaque() }
+        pthread_setspecific(runningContainerKey, next)
+        return previous
+    }
+
+    @usableFromInline
+    static func restoreRunningContainer(_ previous: UnsafeMutableRawPointer?) {
+        pthread_setspecific(runningContainerKey, previous)
+    }
+
+    /// The probe this thread reports to while `validate()` runs factories on it.
+    static var probe: ValidationProbe? {
+        get {
+            guard let pointer = pthread_getspecific(probeKey) else { return nil }
+            return Unmanaged<ValidationProbe>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        set {
+            pthread_setspecific(probeKey, newValue.map { Unmanaged.passUnretained($0).toOpaque() })
+        }
+    }
+
+    static var isMainThread: Bool { c_di_is_main_thread() != 0 }
+}

@@ -1,0 +1,52 @@
+/// Resolves a dependency when the enclosing object is initialized.
+///
+///     final class Screen {
+///         @Inject var router: Router
+///         @Inject(name: "primary") var store: Store
+///         @Inject var player: MediaPlayer?   // nil when nothing is registered
+///     }
+///
+/// It resolves from ``DIContainer/current``: inside a factory, the container running it.
+@propertyWrapper
+public struct Inject<Value> {
+    public let wrappedValue: Value
+
+    /// Resolves the unnamed registration of `Value`.
+    @inlinable
+    public init() {
+        wrappedValue = DIContainer.resolve(Value.self)
+    }
+
+    /// Resolves the registration of `Value` with `name`.
+    @inlinable
+    public init(name: String?) {
+        wrappedValue = DIContainer.resolve(Value.self, name: name)
+    }
+}
+
+extension Inject: Sendable where Value: Sendable {}
+
+/// Like ``Inject``, but settable: resolved at initialization, replaceable afterwards.
+///
+///     final class Screen {
+///         @MutableInject var tracker: Tracker
+///     }
+///     screen.tracker = RecordingTracker()
+@propertyWrapper
+public struct MutableInject<Value> {
+    public var wrappedValue: Value
+
+    /// Resolves the unnamed registration of `Value`.
+    @inlinable
+    public init() {
+        wrappedValue = DIContainer.resolve(Value.self)
+    }
+
+    /// Resolves the registration of `Value` with `name`.
+    @inlinable
+    public init(name: String?) {
+        wrappedValue = DIContainer.resolve(Value.self, name: name)
+    }
+}
+
+extension MutableInject: Sendable where Value: Sendable {}

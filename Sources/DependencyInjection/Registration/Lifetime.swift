@@ -1,0 +1,78 @@
+/// How long a resolved instance lives.
+public enum Lifetime: String, Sendable, CustomStringConvertible {
+    /// One instance per container, made on first resolve (or at registration with `eager()`).
+    case shared
+    /// A new instance on every resolve.
+    case new
+    /// One instance while anything outside the container holds it; made anew after it is released.
+    case weak
+    /// One instance per top-level resolution, shared by everything that resolution makes.
+    case graph
+
+    public var description: String {
+        switch self {
+        case .shared: "Shared"
+        case .new: "New"
+        case .weak: "Weak"
+        case .graph: "Graph"
+        }
+    }
+}
+
+/// A marker type that selects a ``Lifetime`` for a ``Registration``.
+///
+/// You do not use these types directly: write ``Shared``, ``New``, ``Weak`` or ``Graph``.
+public protocol DependencyLifetime {
+    /// The lifetime this marker stands for.
+    static var lifetime: Lifetime { get }
+}
+
+/// Selects ``Lifetime/shared``; see ``Shared``.
+public enum SharedLifetime: DependencyLifetime {
+    public static var lifetime: Lifetime { .shared }
+}
+
+/// Selects ``Lifetime/new``; see ``New``.
+public enum NewLifetime: DependencyLifetime {
+    public static var lifetime: Lifetime { .new }
+}
+
+/// Selects ``Lifetime/weak``; see ``Weak``.
+public enum WeakLifetime: DependencyLifetime {
+    public static var lifetime: Lifetime { .weak }
+}
+
+/// Selects ``Lifetime/graph``; see ``Graph``.
+public enum GraphLifetime: DependencyLifetime {
+    public static var lifetime: Lifetime { .graph }
+}
+
+/// Registers one instance per container, made on first resolve.
+///
+///     DIContainer.register {
+///         Shared(RouterImpl() as Router)
+///         Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
+///         Shared { resolve in Checkout(payments: resolve()) }
+///         Shared(Database.init).eager()
+///     }
+public typealias Shared<Value> = Registration<Value, SharedLifetime>
+
+/// Registers a factory that makes a new instance on every resolve.
+///
+///     DIContainer.register {
+///         New(MockRouter() as Router)
+///         New { _, id in ConcreteViewModel(id: id) as ViewModelProtocol }
+///     }
+public typealias New<Value> = Registration<Value, NewLifetime>
+
+/// Registers a class instance that is shared while anyone outside the container holds it,
+/// and made anew after it has been released.
+///
+///     DIContainer.register { Weak(ImageCache.init) }
+public typealias Weak<Value> = Registration<Value, WeakLifetime>
+
+/// Registers an instance that lives for one top-level resolution: every dependency made while
+/// resolving one `resolve()` call shares it, and the next top-level call gets a new one.
+///
+///     DIContainer.register { Graph(Session.init) }
+public typealias Graph<Value> = Registration<Value, GraphLifetime>

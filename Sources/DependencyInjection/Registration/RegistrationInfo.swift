@@ -1,0 +1,33 @@
+/// What one registration says: the listing ``DIContainer/registrations`` is made of these.
+public struct RegistrationInfo: Sendable, CustomStringConvertible {
+    /// The registered type, as written in source (`RouterImpl`, `Router`).
+    public let typeName: String
+    /// The registration's name, if it has one.
+    public let name: String?
+    /// How long its instances live.
+    public let lifetime: Lifetime
+    /// The other types it is registered as (`as: Router.self, …`), in order.
+    public let aliases: [String]
+    /// The argument types its factory takes, empty for a factory without arguments.
+    public let argumentTypes: [String]
+    /// Whether it is made by a `@MainActor` factory.
+    public let isMainActor: Bool
+    /// Whether it is made as soon as it is registered (`eager()`).
+    public let isEager: Bool
+    /// Where it was registered (`#fileID`).
+    public let fileID: String
+    /// The line it was registered on.
+    public let line: Int
+
+    public var description: String {
+        var text = typeName
+        if let name { text += " (name: \"\(name)\")" }
+        text += " — \(lifetime)"
+        if !aliases.isEmpty { text += ", as \(aliases.joined(separator: ", "))" }
+        if !argumentTypes.isEmpty { text += ", arguments (\(argumentTypes.joined(separator: ", ")))" }
+        if isMainActor { text += ", @MainActor" }
+        if isEager { text += ", eager" }
+        text += " — \(fileID):\(line)"
+        return text
+    }
+}
