@@ -12,8 +12,7 @@ let package = Package(
         .executable(name: "Example", targets: ["Example"]),
     ],
     targets: [
-        .target(name: "CDependencyInjectionShims"),
-        .target(name: "DependencyInjection", dependencies: ["CDependencyInjectionShims"]),
+        .target(name: "DependencyInjection"),
         .target(name: "DependencyInjectionTesting", dependencies: ["DependencyInjection"]),
         .executableTarget(name: "Example", dependencies: ["DependencyInjection"]),
         // Scenarios that must end the process (traps); the tests run it and read what it printed.

@@ -143,7 +143,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         case (.plain(let make), nil):
             return try obtain(in: container, requested: requested, make)
         case (.mainActor(let make), nil):
-            guard ThreadScope.isMainThread else { throw container.error(.mainActorRequired, for: requested.key) }
+            guard ThreadScope.isOnMainActor else { throw container.error(.mainActorRequired, for: requested.key) }
             return try obtain(in: container, requested: requested) { resolver in
                 try Self.runOnMainActor(make, resolver)
             }
@@ -216,7 +216,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     private static func runOnMainActor(
         _ make: @MainActor (Resolver) throws -> Value, _ resolver: Resolver
     ) throws -> Value {
-        // The caller checked that this is the main thread, where the main actor's executor runs.
+        // The caller checked that this runs on the main queue, the main actor's executor.
         nonisolated(unsafe) var result: Result<Value, any Error>?
         MainActor.assumeIsolated {
             result = Result { try make(resolver) }

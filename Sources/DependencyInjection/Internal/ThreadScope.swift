@@ -7,7 +7,7 @@ import Musl
 #elseif canImport(Android)
 import Android
 #endif
-import CDependencyInjectionShims
+import Dispatch
 
 /// Per-thread state that must follow synchronous work exactly: the container that is running a
 /// factory on this thread, and whether this thread is a validation probe.
@@ -60,5 +60,17 @@ enum ThreadScope {
         }
     }
 
-    static var isMainThread: Bool { c_di_is_main_thread() != 0 }
+    /// Marks the main dispatch queue, which is where the main actor runs: on Linux,
+    /// `dispatch_main()` retires the main thread and a worker drains the main queue, so
+    /// "main thread" is the wrong question there.
+    private static let mainQueueMarker: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Whether code running here runs on the main actor's executor.
+    static var isOnMainActor: Bool {
+        DispatchQueue.getSpecific(key: mainQueueMarker) == true
+    }
 }
