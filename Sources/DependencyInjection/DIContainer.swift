@@ -148,10 +148,13 @@ extension DIContainer {
             var eager: [any RootRegistration] = []
             for plan in module.plans {
                 let entries = plan.makeEntries()
+                let root = entries[0].root
+                state.pointee.installedCount += 1
+                root.sequence = state.pointee.installedCount
                 for entry in entries {
                     if let old = state.pointee.table.set(entry, for: entry.key) { replaced.append(old) }
                 }
-                if plan.isEager { eager.append(entries[0].root) }
+                if plan.isEager { eager.append(root) }
             }
             do throws(ResolutionError) {
                 for entry in eager { try entry.probe(in: self) }
@@ -268,8 +271,8 @@ extension DIContainer {
             return try queue.sync { () throws(ResolutionError) -> T in
                 let key = Key(T.self, name: name)
                 bootstrapIfNeeded()
-                guard let (owner, provider) = lookup(key, as: T.self) else { throw missing(key) }
                 recordDependency(on: key)
+                guard let (owner, provider) = lookup(key, as: T.self) else { throw missing(key) }
                 return try owner.inQueue { () throws(ResolutionError) -> T in
                     try provider.provide(in: owner, requested: provider, arguments: pack)
                 }
@@ -291,16 +294,18 @@ extension DIContainer {
             return try owner.inQueue { () throws(ResolutionError) -> T in try provider.provide(in: owner, requested: provider, arguments: nil) }
         }
         if let optional = T.self as? any OptionalResolvable.Type {
-            recordDependency(on: key)
             // `T` is the optional type itself, so the cast back cannot fail.
             if let value = try optional.resolveIfRegistered(in: self, name: key.name) as? T { return value }
         }
+        // Recorded too, so the dependency graph shows what is missing.
+        recordDependency(on: key)
         throw missing(key)
     }
 
     /// Resolves `Wrapped` if this container or an ancestor registers it; `nil` otherwise.
     func resolveIfRegistered<Wrapped>(_ key: Key, as type: Wrapped.Type) throws(ResolutionError) -> Wrapped? {
         guard let (owner, provider) = lookup(key, as: Wrapped.self) else { return nil }
+        recordDependency(on: key)
         if let value = provider.fastValue { return value }
         return try owner.inQueue { () throws(ResolutionError) -> Wrapped in try provider.provide(in: owner, requested: provider, arguments: nil) }
     }
@@ -448,11 +453,17 @@ extension DIContainer {
     /// A copy with the same registrations (after `registerDependencies()` has run) and no
     /// instances; its ancestors are copied too, so nothing it makes reaches the source.
     func isolatedCopy() -> DIContainer {
+        var roots: [ObjectIdentifier: AnyEntry] = [:]
+        return isolatedCopy(roots: &roots)
+    }
+
+    /// `isolatedCopy()`, also filling `roots`: each source root's identity to its copy.
+    func isolatedCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> DIContainer {
         queue.sync {
             bootstrapIfNeeded()
             let copy = DIContainer(parent: parent?.isolatedCopy(), bootstraps: false)
             copy.state.pointee.bootstrapsAfterReset = state.pointee.bootstrapsAfterReset
-            var roots: [ObjectIdentifier: AnyEntry] = [:]
+            copy.state.pointee.installedCount = state.pointee.installedCount
             for entry in state.pointee.table.entries {
                 copy.state.pointee.table.set(entry.freshCopy(roots: &roots), for: entry.key)
             }
