@@ -165,6 +165,10 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
             return try obtain(in: container, requested: requested) { resolver in
                 try factory.call(resolver, pack.pointer)
             }
+        case (.arguments, nil) where keptValue != nil:
+            // A `Shared` (or live `Weak`, or current `Graph`) made with arguments keeps its
+            // instance; asking for it again without arguments is not an error.
+            return keptValue!
         case (.arguments(let factory), let pack):
             throw container.error(
                 .argumentMismatch(
