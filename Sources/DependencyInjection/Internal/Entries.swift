@@ -152,6 +152,9 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     override func provide(
         in container: DIContainer, requested: AnyEntry, arguments: ArgumentPack?
     ) throws(ResolutionError) -> Value {
+        // A `Shared` (or live `Weak`, or current `Graph`) made with arguments keeps its instance;
+        // asking for it again without arguments is not an error.
+        if arguments == nil, case .arguments = factory, let kept = keptValue { return kept }
         switch (factory, arguments) {
         case (.plain(let make), nil):
             return try obtain(in: container, requested: requested, make)
