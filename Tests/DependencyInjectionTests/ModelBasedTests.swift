@@ -313,7 +313,7 @@ final class ModelRun {
         let pair: ModelPair
         do {
             pair = try container.tryResolve(ModelPair.self) { (slot.type, slot.name) }
-        } catch where expected == .missing && error.reason == .missingRegistration {
+        } catch let error as ResolutionError where expected == .missing && error.reason == .missingRegistration {
             guard error.path == ["ModelPair", slot.description.replacingOccurrences(of: "(\"", with: " (name: \"")]
             else { return "pair of \(slot): wrong path \(error.path)" }
             return nil

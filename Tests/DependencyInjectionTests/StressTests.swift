@@ -243,10 +243,10 @@ final class ChurningWorld: @unchecked Sendable {
             if !condition { violations.append("worker \(worker): \(message())") }
         }
         /// Runs a resolution that may race a `reset`: only a missing registration is acceptable.
-        func attempt(_ what: String, _ body: () throws(ResolutionError) -> Void) {
+        func attempt(_ what: String, _ body: () throws -> Void) {
             do {
                 try body()
-            } catch where error.reason == .missingRegistration {
+            } catch let error as ResolutionError where error.reason == .missingRegistration {
                 return
             } catch {
                 violations.append("worker \(worker): \(what) failed unexpectedly:\n\(error)")
@@ -265,14 +265,14 @@ final class ChurningWorld: @unchecked Sendable {
             container.releaseInstances()
         case 15..<35:
             note("resolving Shared services")
-            attempt("resolving ChurnService") { () throws(ResolutionError) in
+            attempt("resolving ChurnService") {
                 let service = try target.tryResolve(ChurnService.self)
                 check(!service.router.isMock, "an override leaked out of withOverrides")
                 _ = try target.tryResolve(ChurnService.self, name: "named")
             }
         case 35..<45:
             note("resolving Weak while holding it")
-            attempt("resolving WeakThing") { () throws(ResolutionError) in
+            attempt("resolving WeakThing") {
                 let held = try container.tryResolve(WeakThing.self)
                 let again = try container.tryResolve(WeakThing.self)
                 // Another thread may release instances in between; otherwise it is the same.
@@ -280,13 +280,13 @@ final class ChurningWorld: @unchecked Sendable {
             }
         case 45..<60:
             note("resolving a Graph pair")
-            attempt("resolving GraphPair") { () throws(ResolutionError) in
+            attempt("resolving GraphPair") {
                 let pair = try target.tryResolve(GraphPair.self)
                 check(pair.left.session === pair.right.session, "one resolution saw two Graph instances")
             }
         case 60..<70:
             note("resolving New and parameterized services")
-            attempt("resolving Labelled") { () throws(ResolutionError) in
+            attempt("resolving Labelled") {
                 let index = random.below(1000)
                 let labelled = try target.tryResolve(Labelled.self) { ("w\(worker)", index) }
                 check(labelled.label == "w\(worker)#\(index)", "arguments got mixed up: \(labelled.label)")
