@@ -8,14 +8,25 @@ cd "$(dirname "$0")/../.."
 catalog=Sources/DependencyInjection/DependencyInjection.docc
 work=.build/docs
 # A scratch path of its own: the symbol-graph flags would otherwise invalidate the main build.
+# The compiler writes the graphs only when it compiles, so they live beside that build.
 scratch=.build-docs
+graphs="$PWD/$scratch/symbol-graphs"
 rm -rf "$work"
-mkdir -p "$work/symbol-graphs"
+mkdir -p "$work" "$graphs"
+
+build_symbol_graphs() {
+    swift build --scratch-path "$scratch" --target DependencyInjection \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
+        -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+}
 
 echo "Symbol graphs of DependencyInjection"
-swift build --scratch-path "$scratch" --target DependencyInjection \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$work/symbol-graphs" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+build_symbol_graphs
+if [ ! -e "$graphs/DependencyInjection.symbols.json" ]; then
+    rm -rf "$scratch"
+    mkdir -p "$graphs"
+    build_symbol_graphs
+fi
 
 docc=$(command -v docc || true)
 if [ -z "$docc" ]; then
@@ -25,7 +36,7 @@ fi
 echo "docc convert $catalog"
 set +e
 "$docc" convert "$catalog" \
-    --additional-symbol-graph-dir "$work/symbol-graphs" \
+    --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name DependencyInjection \
     --fallback-bundle-identifier DependencyInjection \
     --output-path "$work/DependencyInjection.doccarchive" \
