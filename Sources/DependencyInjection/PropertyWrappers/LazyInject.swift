@@ -21,6 +21,7 @@ public struct LazyInject<Value> {
         storage = LazyStorage(name: name)
     }
 
+    /// The dependency, resolved on first access.
     public var wrappedValue: Value {
         storage.value
     }
@@ -47,6 +48,7 @@ public struct MutableLazyInject<Value> {
         storage = LazyStorage(name: name)
     }
 
+    /// The dependency, resolved on first access unless a value was set before.
     public var wrappedValue: Value {
         get { storage.value }
         nonmutating set { storage.value = newValue }
