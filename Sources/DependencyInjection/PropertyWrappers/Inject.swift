@@ -12,15 +12,9 @@ public struct Inject<Value> {
     /// The resolved dependency.
     public let wrappedValue: Value
 
-    /// Resolves the unnamed registration of `Value`.
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
     @inlinable
-    public init() {
-        wrappedValue = DIContainer.resolve(Value.self)
-    }
-
-    /// Resolves the registration of `Value` with `name`.
-    @inlinable
-    public init(name: String?) {
+    public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }
 }
@@ -38,15 +32,9 @@ public struct MutableInject<Value> {
     /// The resolved dependency, or what was set since.
     public var wrappedValue: Value
 
-    /// Resolves the unnamed registration of `Value`.
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
     @inlinable
-    public init() {
-        wrappedValue = DIContainer.resolve(Value.self)
-    }
-
-    /// Resolves the registration of `Value` with `name`.
-    @inlinable
-    public init(name: String?) {
+    public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }
 }
