@@ -70,9 +70,11 @@ say("Afterwards the real client is back: \(type(of: DIContainer.resolve(APIClien
 step(7, "Errors that do not crash")
 do {
     _ = try DIContainer.tryResolve(Analytics.self)
-} catch {
+} catch let error as ResolutionError {
     say("try DIContainer.tryResolve(Analytics.self) threw a ResolutionError:")
     for line in error.description.split(separator: "\n") { say("  \(line)") }
+} catch {
+    say("Unexpected error: \(error)")
 }
 say("DIContainer.resolve(Analytics.self) would stop the app with this same message.")
 
