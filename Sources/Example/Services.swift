@@ -97,11 +97,11 @@ protocol Analytics: AnyObject {}
 
 /// A screen object: its dependencies come from property wrappers, not from its initializer.
 final class CheckoutScreen {
-    @Inject var purchases: PurchaseService          // resolved when the screen is made
-    @Inject(name: "audit") var audit: Logger        // the registration named "audit"
-    @Inject var context: RequestContext             // Graph: the same one the purchase service got
-    @LazyInject var images: ImageCache              // resolved on first access
-    @Inject var analytics: Analytics?               // nil: nothing is registered
+    @Inject var purchases: PurchaseService  // resolved when the screen is made
+    @Inject(name: "audit") var audit: Logger  // the registration named "audit"
+    @Inject var context: RequestContext  // Graph: the same one the purchase service got
+    @LazyInject var images: ImageCache  // resolved on first access
+    @Inject var analytics: Analytics?  // nil: nothing is registered
 
     init() {}
 

@@ -31,11 +31,11 @@ extension DocumentationExamples {
         final class Engine { init() {} }
 
         final class SettingsScreen {
-            @Inject var router: Router                 // resolved when the screen is made
-            @LazyInject var config: AppConfiguration   // resolved on first access
-            @MutableInject var tracker: Tracker        // resolved when made, settable
-            @MutableLazyInject var cache: Cache        // resolved on first access, settable
-            @Inject var player: MediaPlayer?           // nil when nothing is registered
+            @Inject var router: Router  // resolved when the screen is made
+            @LazyInject var config: AppConfiguration  // resolved on first access
+            @MutableInject var tracker: Tracker  // resolved when made, settable
+            @MutableLazyInject var cache: Cache  // resolved on first access, settable
+            @Inject var player: MediaPlayer?  // nil when nothing is registered
         }
 
         enum Features {
@@ -57,8 +57,8 @@ extension DocumentationExamples {
         @Test func gettingStartedExamplesBehaveAsDescribed() throws {
             try DIContainer().activate {
                 DIContainer.register {
-                    Shared(AppConfigurationImpl() as AppConfiguration)            // an expression, made lazily
-                    Shared { resolve in RouterImpl(config: resolve()) as Router }   // a closure that resolves
+                    Shared(AppConfigurationImpl() as AppConfiguration)  // an expression, made lazily
+                    Shared { resolve in RouterImpl(config: resolve()) as Router }  // a closure that resolves
                 }
                 let router = DIContainer.resolve(Router.self)
                 let config: AppConfiguration = DIContainer.resolve()
@@ -86,15 +86,15 @@ extension DocumentationExamples {
                 #expect(error.reason == .missingRegistration)
             }
 
-            let box = DIContainer()                   // empty and independent
+            let box = DIContainer()  // empty and independent
             box.register { Shared(Engine.init) }
             let engine = box.resolve(Engine.self)
-            let feature = DIContainer(parent: box)    // falls back to box for what it lacks
+            let feature = DIContainer(parent: box)  // falls back to box for what it lacks
             #expect(feature.resolve(Engine.self) === engine)
             box.register(Features.routing)
             box.activate {
                 Self.registerScreenExtras()
-                let screen = SettingsScreen()         // its property wrappers resolve from box
+                let screen = SettingsScreen()  // its property wrappers resolve from box
                 #expect(screen.router.name == "router for production")
             }
             #expect((try? DIContainer().tryResolve(Engine.self)) == nil)
@@ -149,17 +149,19 @@ extension DocumentationExamples {
                     Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
                 }
                 let router = DIContainer.resolve(Router.self)
-                let handler = DIContainer.resolve(DeeplinkHandler.self)   // the same instance
+                let handler = DIContainer.resolve(DeeplinkHandler.self)  // the same instance
                 #expect(router === handler)
                 #expect(DIContainer.resolve(RouterImpl.self) === router)
                 DIContainer.register(New(MockRouter() as Router))
                 #expect(DIContainer.resolve(Router.self) is MockRouter)
                 #expect(DIContainer.resolve(DeeplinkHandler.self) === handler)
-                #expect(throws: ResolutionError.self) { try DIContainer.tryRegister(Shared(ImageCache(), as: Router.self)) }
+                #expect(throws: ResolutionError.self) {
+                    try DIContainer.tryRegister(Shared(ImageCache(), as: Router.self))
+                }
 
                 // eager()
                 DIContainer.register {
-                    Shared(Database.init).eager()        // made when this register call ends
+                    Shared(Database.init).eager()  // made when this register call ends
                 }
                 #expect(Database.made == 1)
 
@@ -168,7 +170,7 @@ extension DocumentationExamples {
                     New(FeatureOneViewModelImplementation() as FeatureOneViewModel)
                 }
                 let first = DIContainer.resolve(FeatureOneViewModel.self)
-                let second = DIContainer.resolve(FeatureOneViewModel.self)   // another instance
+                let second = DIContainer.resolve(FeatureOneViewModel.self)  // another instance
                 #expect(first !== second)
 
                 // Weak
@@ -184,7 +186,9 @@ extension DocumentationExamples {
                 _ = consume again
                 #expect(released == nil)
                 DIContainer.register { Weak(Thumbnail()) }
-                let weakValue = try #require(throws: ResolutionError.self) { try DIContainer.tryResolve(Thumbnail.self) }
+                let weakValue = try #require(throws: ResolutionError.self) {
+                    try DIContainer.tryResolve(Thumbnail.self)
+                }
                 #expect(weakValue.reason == .weakRequiresClass(instanceType: "Thumbnail"))
 
                 // Graph
@@ -215,9 +219,9 @@ extension DocumentationExamples {
                 DIContainer.register(Shared(RouterImpl() as Router))
                 let before = DIContainer.resolve(Router.self)
                 DIContainer.releaseInstances()
-                let after = DIContainer.resolve(Router.self)   // a new instance, same registration
+                let after = DIContainer.resolve(Router.self)  // a new instance, same registration
                 #expect(before !== after)
-                DIContainer.reset()                            // nothing is registered any more
+                DIContainer.reset()  // nothing is registered any more
                 #expect(DIContainer.resolve(Router?.self) == nil)
             }
         }
@@ -264,7 +268,9 @@ extension DocumentationExamples {
                 }
                 #expect(DIContainer.resolve(ManualSync.self).store.kind == "postgres")
                 #expect(DIContainer.resolve(Store?.self) == nil)
-                let unknown = try #require(throws: ResolutionError.self) { try DIContainer.tryResolve(Store.self, name: "archive") }
+                let unknown = try #require(throws: ResolutionError.self) {
+                    try DIContainer.tryResolve(Store.self, name: "archive")
+                }
                 #expect(unknown.registeredNames == ["cache", "primary"])
 
                 DIContainer.register {
@@ -280,21 +286,24 @@ extension DocumentationExamples {
                 let mismatch = try #require(throws: ResolutionError.self) {
                     try DIContainer.tryResolve(ViewModelProtocol.self, arguments: { 7 })
                 }
-                #expect(mismatch.description.hasPrefix(
-                    "Wrong arguments for 'ViewModelProtocol' (name: nil): expected (String), received (Int)."))
+                #expect(
+                    mismatch.description.hasPrefix(
+                        "Wrong arguments for 'ViewModelProtocol' (name: nil): expected (String), received (Int)."))
 
                 DIContainer.register {
                     Shared { _, region in Catalog(region: region) }
                 }
                 let europe = DIContainer.resolve(Catalog.self, arguments: { "eu" })
-                let stillEurope = DIContainer.resolve(Catalog.self, arguments: { "us" })   // the "eu" instance
+                let stillEurope = DIContainer.resolve(Catalog.self, arguments: { "us" })  // the "eu" instance
                 #expect(europe === stillEurope)
                 #expect(stillEurope.region == "eu")
 
                 DIContainer.register {
-                    New { (_, id: String) in ConcreteViewModel(id: "detail \(id)") as ViewModelProtocol }.named("detail")
+                    New { (_, id: String) in ConcreteViewModel(id: "detail \(id)") as ViewModelProtocol }.named(
+                        "detail")
                 }
-                #expect(DIContainer.resolve(ViewModelProtocol.self, name: "detail", arguments: { "1" }).id == "detail 1")
+                #expect(
+                    DIContainer.resolve(ViewModelProtocol.self, name: "detail", arguments: { "1" }).id == "detail 1")
             }
         }
     }
@@ -326,8 +335,10 @@ extension DocumentationExamples {
                 } catch let error as ResolutionError {
                     #expect(error.reason == .missingRegistration)
                     #expect(error.path == ["CheckoutScreen", "PaymentService", "Router"])
-                    #expect(error.description.hasPrefix("No registration for 'Router' (name: nil).\n"
-                        + "Resolution path: CheckoutScreen -> PaymentService -> Router\n"))
+                    #expect(
+                        error.description.hasPrefix(
+                            "No registration for 'Router' (name: nil).\n"
+                                + "Resolution path: CheckoutScreen -> PaymentService -> Router\n"))
                     #expect(error.description.contains("To fix, register it: DIContainer.register {"))
                 }
 
@@ -340,8 +351,9 @@ extension DocumentationExamples {
                     Issue.record("resolved although the factory threw")
                 } catch let error as ResolutionError {
                     #expect(error.reason == .factoryFailed)
-                    #expect(error.description.hasPrefix(
-                        "The factory for 'AppConfiguration' (name: nil) threw an error: Offline()."))
+                    #expect(
+                        error.description.hasPrefix(
+                            "The factory for 'AppConfiguration' (name: nil) threw an error: Offline()."))
                     #expect(error.path == ["Router", "AppConfiguration"])
                     #expect(error.underlyingError is Offline)
                 }
@@ -350,8 +362,9 @@ extension DocumentationExamples {
                 let alias = try #require(throws: ResolutionError.self) {
                     try DIContainer.tryRegister(Shared(Engine(), as: Router.self))
                 }
-                #expect(alias.description.hasPrefix(
-                    "'Engine' does not conform to 'Router', so it cannot be registered as 'Router'."))
+                #expect(
+                    alias.description.hasPrefix(
+                        "'Engine' does not conform to 'Router', so it cannot be registered as 'Router'."))
                 #expect(DIContainer.current.registrations.count == registered)
             }
 
@@ -411,7 +424,7 @@ extension DocumentationExamples {
             @LazyInject var config: AppConfiguration
             @MutableInject var tracker: Tracker
             @MutableLazyInject var cache: Cache
-            @Inject var player: MediaPlayer?           // nil when nothing is registered
+            @Inject var player: MediaPlayer?  // nil when nothing is registered
         }
 
         static func bar(router: Router) -> String { router.name }
@@ -426,14 +439,14 @@ extension DocumentationExamples {
         @Test func originalCodeCompilesAndBehavesTheSame() {
             DIContainer().activate {
                 DIContainer.register {
-                    Shared(AppConfigurationImpl() as AppConfiguration)      // autoclosure, made lazily
+                    Shared(AppConfigurationImpl() as AppConfiguration)  // autoclosure, made lazily
                     Shared(RouterImpl() as Router)
                 }
-                DIContainer.register(New(MockRouter() as Router))            // one registration
+                DIContainer.register(New(MockRouter() as Router))  // one registration
                 #expect(DIContainer.resolve(Router.self).name == "MockRouter")
-                DIContainer.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)) // aliases
+                DIContainer.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self))  // aliases
                 DIContainer.register {
-                    Shared { resolve in RouterImpl(config: resolve()) }      // resolver closure
+                    Shared { resolve in RouterImpl(config: resolve()) }  // resolver closure
                 }
                 #expect(DIContainer.resolve(RouterImpl.self).name == "RouterImpl(config)")
 
@@ -456,8 +469,9 @@ extension DocumentationExamples {
                     New { _, a, b, c in Presenter(a, b, c) as PresenterProtocol }
                 }
                 #expect(DIContainer.resolve(ViewModelProtocol.self, arguments: { "id_goes_here" }).id == "id_goes_here")
-                #expect(DIContainer.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
-                    == "argument 1|23|argument 3")
+                #expect(
+                    DIContainer.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
+                        == "argument 1|23|argument 3")
 
                 DIContainer.register {
                     New(TrackerImpl() as Tracker)
