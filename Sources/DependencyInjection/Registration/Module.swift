@@ -9,7 +9,12 @@
 ///         featureOne
 ///         featureTwo
 ///     }
-public struct Module {
+///
+/// A module is an immutable value, so it can be a global or a static property (it is
+/// `Sendable`). Its factories run under the lock of the container that resolves them; a module
+/// registered in several containers may run one factory in two containers at once, so a
+/// factory should not mutate state it captures without synchronizing it.
+public struct Module: @unchecked Sendable {
     var plans: [RegistrationPlan]
 
     init(plans: [RegistrationPlan]) {

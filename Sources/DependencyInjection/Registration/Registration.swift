@@ -10,7 +10,10 @@
 ///     }
 ///
 /// Registering again for a type, or for one of its aliases, replaces that one slot.
-public struct Registration<Value, Scope: DependencyLifetime> {
+///
+/// A registration is an immutable value and `Sendable`, like ``Module``: its factory runs under
+/// the lock of the container that resolves it, whatever the factory captures.
+public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
     let factory: Factory<Value>
     var name: String?
     var isEager = false
