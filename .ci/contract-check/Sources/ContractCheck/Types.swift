@@ -38,3 +38,9 @@ extension DIContainer: @retroactive DependencyRegistering {
         register(Shared(RouterImpl() as Router))
     }
 }
+
+// Modules and registrations as globals in an ordinary file (not main.swift) must compile in Swift 6 mode.
+let globalFeature = Module {
+    Shared(FeatureOneImplementation() as FeatureOne)
+}
+let globalRegistration = Shared(RouterImpl() as Router)
