@@ -3,8 +3,7 @@ import Testing
 
 /// A Swift Testing trait that runs each test case in its own isolated container.
 ///
-/// Use it through ``Testing/Trait/dependencies`` and
-/// ``Testing/Trait/dependencies(_:)``:
+/// Use it through `.dependencies` and `.dependencies { … }`:
 ///
 ///     @Suite(.dependencies)                     // every test gets a fresh isolated container
 ///     struct CheckoutTests {
@@ -13,10 +12,9 @@ import Testing
 ///     }
 ///
 /// Every test case (each argument of a parameterized test, too) runs inside
-/// ``DependencyInjection/DIContainer/withOverrides(_:operation:)-swift.type.method``: an
-/// isolated copy of ``DependencyInjection/DIContainer/current`` — its registrations, including
-/// the production ones `registerDependencies()` makes, with fresh instances — plus the
-/// trait's overrides, bound to the test's task. Static calls such as `DIContainer.resolve`,
+/// `DIContainer.withOverrides`: an isolated copy of `DIContainer.current` (its registrations,
+/// including the production ones `registerDependencies()` makes, with fresh instances) plus
+/// the trait's overrides, bound to the test's task. Static calls such as `DIContainer.resolve`,
 /// the property wrappers, and what the test registers all use that copy, so tests running in
 /// parallel never see each other's registrations or instances.
 ///
@@ -65,8 +63,8 @@ extension Trait where Self == DependenciesTrait {
     ///     @Suite(.dependencies)
     ///     struct CheckoutTests { ... }
     ///
-    /// The container is a copy of ``DependencyInjection/DIContainer/current`` (usually
-    /// ``DependencyInjection/DIContainer/shared``): it has the production registrations, none
+    /// The container is a copy of `DIContainer.current` (usually
+    /// `DIContainer.shared`): it has the production registrations, none
     /// of the instances, and whatever the test registers stays in it.
     public static var dependencies: Self {
         DependenciesTrait { Module {} }
