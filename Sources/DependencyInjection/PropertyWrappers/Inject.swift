@@ -11,15 +11,9 @@
 public struct Inject<Value> {
     public let wrappedValue: Value
 
-    /// Resolves the unnamed registration of `Value`.
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
     @inlinable
-    public init() {
-        wrappedValue = DIContainer.resolve(Value.self)
-    }
-
-    /// Resolves the registration of `Value` with `name`.
-    @inlinable
-    public init(name: String?) {
+    public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }
 }
@@ -36,15 +30,9 @@ extension Inject: Sendable where Value: Sendable {}
 public struct MutableInject<Value> {
     public var wrappedValue: Value
 
-    /// Resolves the unnamed registration of `Value`.
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
     @inlinable
-    public init() {
-        wrappedValue = DIContainer.resolve(Value.self)
-    }
-
-    /// Resolves the registration of `Value` with `name`.
-    @inlinable
-    public init(name: String?) {
+    public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }
 }

@@ -11,13 +11,8 @@
 public struct LazyInject<Value> {
     let storage: LazyStorage<Value>
 
-    /// Resolves the unnamed registration of `Value` on first access.
-    public init() {
-        storage = LazyStorage(name: nil)
-    }
-
-    /// Resolves the registration of `Value` with `name` on first access.
-    public init(name: String?) {
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
+    public init(name: String? = nil) {
         storage = LazyStorage(name: name)
     }
 
@@ -37,13 +32,8 @@ extension LazyInject: Sendable where Value: Sendable {}
 public struct MutableLazyInject<Value> {
     let storage: LazyStorage<Value>
 
-    /// Resolves the unnamed registration of `Value` on first access.
-    public init() {
-        storage = LazyStorage(name: nil)
-    }
-
-    /// Resolves the registration of `Value` with `name` on first access.
-    public init(name: String?) {
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
+    public init(name: String? = nil) {
         storage = LazyStorage(name: name)
     }
 
