@@ -1,6 +1,7 @@
 import Dispatch
-@testable import DependencyInjection
 import Testing
+
+@testable import DependencyInjection
 
 /// A container of its own with production-like registrations, so these tests never touch `shared`.
 private func productionContainer() -> DIContainer {
@@ -292,7 +293,7 @@ private struct Declined: Error, Equatable {}
     }
 
     @MainActor @Test func asyncOverridesRunOnTheCallersActor() async {
-        var visits = 0   // main-actor state, mutated without crossing an isolation boundary
+        var visits = 0  // main-actor state, mutated without crossing an isolation boundary
         await DIContainer.withOverrides {
         } operation: { () async in
             MainActor.assertIsolated()

@@ -24,7 +24,7 @@ private func expectOnlyOwnGreeting(_ index: Int) async throws {
         #expect(await inAsyncLet == index)
     }
     if first is CaseGreeting, (first as? CaseGreeting)?.index == index, DIContainer.resolve(Greeting.self) === first {
-        return   // a `Shared` override: the same instance throughout
+        return  // a `Shared` override: the same instance throughout
     }
     #expect(DIContainer.resolve(Greeting.self) !== first, "a `New` override makes a new instance every time")
 }

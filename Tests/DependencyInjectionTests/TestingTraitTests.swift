@@ -5,7 +5,7 @@ import Testing
 // DependencyInjectionTesting re-exports DependencyInjection.
 
 // Contract §3, verbatim apart from the test body.
-@Suite(.dependencies)                     // every test gets a fresh isolated container
+@Suite(.dependencies)  // every test gets a fresh isolated container
 struct CheckoutTests {
     @Test(.dependencies { New(MockPayments() as Payments) })
     func paysWithMock() {
@@ -51,10 +51,11 @@ struct CheckoutTests {
         #expect(DIContainer.resolve(Payments.self) === first)
     }
 
-    @Test(.dependencies {
-        New(MockPayments() as Payments)
-        Shared { resolve in Checkout(payments: resolve()) }
-    })
+    @Test(
+        .dependencies {
+            New(MockPayments() as Payments)
+            Shared { resolve in Checkout(payments: resolve()) }
+        })
     func overridesReachNestedDependencies() {
         #expect(DIContainer.resolve(Checkout.self).payments is MockPayments)
     }
@@ -93,10 +94,11 @@ struct CheckoutTests {
 }
 
 /// A suite's overrides apply to each of its tests; a test's own overrides are registered on top.
-@Suite(.dependencies {
-    Shared(LivePayments() as Payments)
-    Shared(Engine.init)
-})
+@Suite(
+    .dependencies {
+        Shared(LivePayments() as Payments)
+        Shared(Engine.init)
+    })
 struct SuiteAndTestTraitTests {
     @Test func aTestWithoutItsOwnTraitGetsTheSuitesOverrides() {
         #expect(DIContainer.resolve(Payments.self) is LivePayments)

@@ -1,6 +1,6 @@
-import Testing
-import DependencyInjectionTesting
 import App
+import DependencyInjectionTesting
+import Testing
 
 // Contract §3 verbatim, in a package of its own, beside parallel cases that override the same
 // dependency and a test without the trait that must keep seeing production.
@@ -11,7 +11,7 @@ final class CasePayments: Payments {
     init(_ index: Int) { provider = "case \(index)" }
 }
 
-@Suite(.dependencies)                     // every test gets a fresh isolated container
+@Suite(.dependencies)  // every test gets a fresh isolated container
 struct CheckoutTests {
     @Test(.dependencies { New(MockPayments() as Payments) })
     func paysWithMock() {
@@ -26,7 +26,7 @@ struct CheckoutTests {
     func eachCaseSeesOnlyItsOwnPayments(index: Int) async throws {
         DIContainer.register(Shared(CasePayments(index) as Payments))
         for _ in 0..<3 {
-            try await Task.sleep(nanoseconds: UInt64.random(in: 0...100_000))   // perturbation only
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...100_000))  // perturbation only
             #expect(Checkout().payments.provider == "case \(index)")
         }
     }
@@ -34,7 +34,7 @@ struct CheckoutTests {
 
 @Test func aTestWithoutTheTraitSeesProduction() async throws {
     for _ in 0..<20 {
-        try await Task.sleep(nanoseconds: UInt64.random(in: 0...100_000))   // perturbation only
+        try await Task.sleep(nanoseconds: UInt64.random(in: 0...100_000))  // perturbation only
         #expect(Checkout().payments is LivePayments)
     }
 }
