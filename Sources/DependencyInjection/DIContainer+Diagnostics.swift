@@ -92,7 +92,7 @@ extension DIContainer {
     ///     try DIContainer.shared.dependencyGraph().write(to: "graph.dot")   // then: dot -Tsvg graph.dot
     ///
     /// Edges are recorded while resolving, so the graph shows what has been resolved so far;
-    /// ``validate()`` resolves everything and so fills it in. A dependency that is not
+    /// ``validate()-swift.method`` resolves everything and so fills it in. A dependency that is not
     /// registered is drawn dashed.
     public func dependencyGraph() -> String {
         queue.sync {

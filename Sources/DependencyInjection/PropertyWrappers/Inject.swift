@@ -9,6 +9,7 @@
 /// It resolves from ``DIContainer/current``: inside a factory, the container running it.
 @propertyWrapper
 public struct Inject<Value> {
+    /// The resolved dependency.
     public let wrappedValue: Value
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
@@ -28,6 +29,7 @@ extension Inject: Sendable where Value: Sendable {}
 ///     screen.tracker = RecordingTracker()
 @propertyWrapper
 public struct MutableInject<Value> {
+    /// The resolved dependency, or what was set since.
     public var wrappedValue: Value
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).

@@ -16,6 +16,7 @@ public struct LazyInject<Value> {
         storage = LazyStorage(name: name)
     }
 
+    /// The dependency, resolved on first access.
     public var wrappedValue: Value {
         storage.value
     }
@@ -37,6 +38,7 @@ public struct MutableLazyInject<Value> {
         storage = LazyStorage(name: name)
     }
 
+    /// The dependency, resolved on first access unless a value was set before.
     public var wrappedValue: Value {
         get { storage.value }
         nonmutating set { storage.value = newValue }

@@ -30,34 +30,42 @@ public struct Module {
 /// Builds a ``Module`` from registrations and modules, with `if`, `if/else`, `for` and `#if`.
 @resultBuilder
 public enum RegistrationBuilder {
+    /// Makes a registration a module of one.
     public static func buildExpression<Value, Scope>(_ registration: Registration<Value, Scope>) -> Module {
         Module(registration)
     }
 
+    /// Takes a module as it is, so modules nest.
     public static func buildExpression(_ module: Module) -> Module {
         module
     }
 
+    /// Joins the lines of a block, in order.
     public static func buildBlock(_ components: Module...) -> Module {
         buildArray(components)
     }
 
+    /// Joins the modules a `for` loop made, in order.
     public static func buildArray(_ components: [Module]) -> Module {
         Module(plans: components.flatMap(\.plans))
     }
 
+    /// An `if` without `else`: its module, or nothing.
     public static func buildOptional(_ component: Module?) -> Module {
         component ?? Module(plans: [])
     }
 
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first component: Module) -> Module {
         component
     }
 
+    /// The second branch of an `if`/`else` or `switch`.
     public static func buildEither(second component: Module) -> Module {
         component
     }
 
+    /// A block inside `if #available`.
     public static func buildLimitedAvailability(_ component: Module) -> Module {
         component
     }

@@ -63,7 +63,7 @@ public struct Registration<Value, Scope: DependencyLifetime> {
     ///     Shared { resolve in RouterImpl(config: resolve()) }
     ///     Shared { resolve in try ConfiguredRouter(config: resolve.tryResolve()) }
     ///
-    /// A throwing factory's error reaches ``DIContainer/tryResolve(_:name:)`` as a
+    /// A throwing factory's error reaches ``DIContainer/tryResolve(_:name:)-swift.type.method`` as a
     /// ``ResolutionError`` that keeps the original error.
     public init<each Alias>(
         _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
