@@ -32,7 +32,7 @@ private func busyWork() {
 }
 
 private final class SlowService {
-    init(_ made: Counter) {
+    init(_ made: Tally) {
         made.increment()
         busyWork()
     }
@@ -62,7 +62,7 @@ private final class LazyCountedHolder: @unchecked Sendable {
 
 @Suite struct ConcurrencyTests {
     @Test func sharedIsMadeOnceUnderContention() {
-        let made = Counter()
+        let made = Tally()
         let seen = IdentitySet()
         let box = DIContainer()
         box.register { Shared(SlowService(made)) }
@@ -75,7 +75,7 @@ private final class LazyCountedHolder: @unchecked Sendable {
     }
 
     @Test func sharedReachedThroughAliasesIsMadeOnceUnderContention() {
-        let made = Counter()
+        let made = Tally()
         let seen = IdentitySet()
         let box = DIContainer()
         box.register { Shared({ _ in made.increment(); busyWork(); return RouterImpl() }, as: Router.self, DeeplinkHandler.self) }
@@ -94,7 +94,7 @@ private final class LazyCountedHolder: @unchecked Sendable {
     }
 
     @Test func lazyInjectFirstAccessFromManyThreadsResolvesOnce() {
-        let made = Counter()
+        let made = Tally()
         let seen = IdentitySet()
         let box = DIContainer()
         box.register { New(SlowService(made)) }
@@ -150,7 +150,7 @@ private final class LazyCountedHolder: @unchecked Sendable {
     @Test func replacingARegistrationWhileOthersResolveItIsSafe() {
         let box = DIContainer()
         box.register { Shared(MemoryStore() as Store) }
-        let kinds = Counter()
+        let kinds = Tally()
         let finished = runTogether(threads: 8) { index in
             for _ in 0..<100 {
                 if index == 0 {
@@ -167,7 +167,7 @@ private final class LazyCountedHolder: @unchecked Sendable {
     }
 
     @Test func childAndParentResolvingAtOnceMakeTheParentsSharedOnce() {
-        let made = Counter()
+        let made = Tally()
         let seen = IdentitySet()
         let parent = DIContainer()
         parent.register { Shared(SlowService(made)) }
@@ -195,7 +195,7 @@ private final class LazyCountedHolder: @unchecked Sendable {
             New { resolve in Pair(resolve(ScopeUser.self), resolve(ScopeUser.self)) }
         }
         let scopes = IdentitySet()
-        let mixed = Counter()
+        let mixed = Tally()
         let finished = runTogether(threads: 16) { _ in
             for _ in 0..<50 {
                 let pair = box.resolve(Pair<ScopeUser, ScopeUser>.self)

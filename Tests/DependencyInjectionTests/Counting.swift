@@ -1,7 +1,7 @@
 import Foundation
 
 /// A thread-safe count of how often something happened (a factory ran, an instance was made).
-final class Counter: @unchecked Sendable {
+final class Tally: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
 
@@ -29,5 +29,5 @@ final class IdentitySet: @unchecked Sendable {
 
 /// A class whose every instance counts itself.
 final class Counted {
-    init(_ counter: Counter) { counter.increment() }
+    init(_ counter: Tally) { counter.increment() }
 }

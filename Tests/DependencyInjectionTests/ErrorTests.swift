@@ -149,7 +149,7 @@ private final class Offline2: Error, CustomStringConvertible {
     }
 
     @Test func conformanceIsCheckedWithoutCallingTheFactory() {
-        let made = Counter()
+        let made = Tally()
         #expect(throws: ResolutionError.self) {
             try DIContainer().tryRegister(Shared(Counted(made), as: Router.self))
         }

@@ -33,7 +33,7 @@ private final class NeedsDatabase {
 
 @Suite struct SharedLifetimeTests {
     @Test func sharedMakesOneInstancePerContainer() {
-        let made = Counter()
+        let made = Tally()
         let box = DIContainer()
         box.register { Shared(Counted(made)) }
         #expect(box.resolve(Counted.self) === box.resolve(Counted.self))
@@ -50,7 +50,7 @@ private final class NeedsDatabase {
     }
 
     @Test func sharedFactoryThatThrowsIsRetriedOnTheNextResolve() throws {
-        let attempts = Counter()
+        let attempts = Tally()
         let box = DIContainer()
         box.register {
             Shared { _ throws -> Engine in
@@ -77,7 +77,7 @@ private final class NeedsDatabase {
 
 @Suite struct NewLifetimeTests {
     @Test func newMakesAnInstanceOnEveryResolve() {
-        let made = Counter()
+        let made = Tally()
         let box = DIContainer()
         box.register { New(Counted(made)) }
         #expect(box.resolve(Counted.self) !== box.resolve(Counted.self))
@@ -106,7 +106,7 @@ private final class NeedsDatabase {
     }
 
     @Test func weakIsMadeAnewAfterItIsReleased() {
-        let made = Counter()
+        let made = Tally()
         let box = DIContainer()
         box.register { Weak(Counted(made)) }
         weak var first: Counted?
@@ -207,7 +207,7 @@ final class Pair<First, Second> {
 
 @Suite struct EagerTests {
     @Test func eagerIsMadeWhenItsRegisterCallReturns() {
-        let made = Counter()
+        let made = Tally()
         let box = DIContainer()
         box.register { Shared(Counted(made)).eager() }
         #expect(made.value == 1)
@@ -253,8 +253,8 @@ final class Pair<First, Second> {
     }
 
     @Test func onResolveRunsOncePerInstanceMade() {
-        let shared = Counter()
-        let new = Counter()
+        let shared = Tally()
+        let new = Tally()
         let box = DIContainer()
         box.register {
             Shared(Engine.init).onResolve { _, _ in shared.increment() }

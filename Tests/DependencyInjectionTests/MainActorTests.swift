@@ -19,7 +19,7 @@ private final class NotSendable {
 }
 
 @Suite struct MainActorTests {
-    private func container(_ made: Counter) -> DIContainer {
+    private func container(_ made: Tally) -> DIContainer {
         let box = DIContainer()
         box.register {
             Shared { @MainActor in
@@ -31,7 +31,7 @@ private final class NotSendable {
     }
 
     @MainActor @Test func mainActorFactoryResolvesOnTheMainActor() {
-        let made = Counter()
+        let made = Tally()
         let box = container(made)
         let model = box.resolve(MainModel.self)
         #expect(box.resolve(MainModel.self) === model)
@@ -39,14 +39,14 @@ private final class NotSendable {
     }
 
     @Test func mainActorFactoryIsNeverRunOffTheMainActor() async throws {
-        let made = Counter()
+        let made = Tally()
         let box = container(made)
         let reason = await Task.detached { () -> ResolutionError.Reason? in
-            do throws(ResolutionError) {
+            do {
                 _ = try box.tryResolve(MainModel.self)
                 return nil
             } catch {
-                return error.reason
+                return (error as? ResolutionError)?.reason
             }
         }.value
         #expect(reason == .mainActorRequired)
@@ -63,22 +63,22 @@ private final class NotSendable {
     }
 
     @MainActor @Test func aPlainFactoryMayDependOnAMainActorServiceOnTheMainActor() {
-        let made = Counter()
+        let made = Tally()
         let box = container(made)
         box.register { New { resolve in UsesMainModel(model: resolve()) } }
         #expect(box.resolve(UsesMainModel.self).model === box.resolve(MainModel.self))
     }
 
     @Test func aPlainFactoryThatNeedsAMainActorServiceOffTheMainActorFailsWithThePath() async {
-        let made = Counter()
+        let made = Tally()
         let box = container(made)
         box.register { New { resolve in try UsesMainModel(model: resolve.tryResolve()) } }
         let path = await Task.detached { () -> [String] in
-            do throws(ResolutionError) {
+            do {
                 _ = try box.tryResolve(UsesMainModel.self)
                 return []
             } catch {
-                return error.path
+                return (error as? ResolutionError)?.path ?? []
             }
         }.value
         #expect(path == ["UsesMainModel", "MainModel"])

@@ -45,7 +45,7 @@ private final class Nested {
 
 @Suite struct InjectTests {
     @Test func injectResolvesWhenTheObjectIsMade() {
-        let made = Counter()
+        let made = Tally()
         let box = DIContainer()
         box.register { New(Counted(made)) }
         final class Holder {
@@ -93,7 +93,7 @@ private final class Nested {
 
 @Suite struct LazyInjectTests {
     @Test func lazyInjectResolvesOnFirstAccessOnly() {
-        let made = Counter()
+        let made = Tally()
         let box = DIContainer()
         box.register { New(Counted(made)) }
         final class Holder {

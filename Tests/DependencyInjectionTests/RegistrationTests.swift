@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct RegistrationFormTests {
     @Test func autoclosureIsEvaluatedOnFirstResolveNotAtRegistration() {
-        let made = Counter()
+        let made = Tally()
         let box = DIContainer()
         box.register { Shared(Counted(made)) }
         #expect(made.value == 0)
