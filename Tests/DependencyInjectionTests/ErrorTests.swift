@@ -3,7 +3,7 @@ import Testing
 
 // What a ResolutionError says, and that a failure leaves the container as it was.
 
-private final class Checkout {
+private final class CheckoutScreen {
     let payments: PaymentService
     init(payments: PaymentService) { self.payments = payments }
 }
@@ -38,13 +38,13 @@ private final class Offline2: Error, CustomStringConvertible {
     @Test func missingNestedDependencyCarriesTheWholePath() throws {
         let box = DIContainer()
         box.register {
-            Shared { resolve in try Checkout(payments: resolve.tryResolve()) }
+            Shared { resolve in try CheckoutScreen(payments: resolve.tryResolve()) }
             Shared { resolve in try PaymentService(router: resolve.tryResolve()) }
         }
-        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Checkout.self) }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(CheckoutScreen.self) }
         #expect(error.typeName == "Router")
-        #expect(error.path == ["Checkout", "PaymentService", "Router"])
-        #expect(error.description.contains("\nResolution path: Checkout -> PaymentService -> Router\n"))
+        #expect(error.path == ["CheckoutScreen", "PaymentService", "Router"])
+        #expect(error.description.contains("\nResolution path: CheckoutScreen -> PaymentService -> Router\n"))
     }
 
     @Test func pathNamesAliasesAsTheyWereRequested() throws {
