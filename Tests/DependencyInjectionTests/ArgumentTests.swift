@@ -23,7 +23,9 @@ private final class Mixed {
     @Test func severalArgumentsOfDifferentTypesArriveInOrder() {
         let box = DIContainer()
         box.register { New { _, a, b, c in Presenter(a, b, c) as PresenterProtocol } }
-        #expect(box.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary == "argument 1|23|argument 3")
+        #expect(
+            box.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
+                == "argument 1|23|argument 3")
     }
 
     @Test func tenArgumentsWork() {
@@ -41,12 +43,16 @@ private final class Mixed {
         let box = DIContainer()
         box.register {
             New {
-                (_, a: Int, b: String, c: Double, d: Bool, e: Int, f: String, g: [Int], h: Int?, i: Int, j: String,
-                    k: Character, l: UInt8) in
+                (
+                    _, a: Int, b: String, c: Double, d: Bool, e: Int, f: String, g: [Int], h: Int?, i: Int, j: String,
+                    k: Character, l: UInt8
+                ) in
                 Mixed("\(a)\(b)\(c)\(d)\(e)\(f)\(g)\(h ?? 0)\(i)\(j)\(k)\(l)")
             }
         }
-        let mixed = box.resolve(Mixed.self) { (1, "b", 2.5, true, 5, "f", [7], Int?.some(8), 9, "j", Character("k"), UInt8(12)) }
+        let mixed = box.resolve(Mixed.self) {
+            (1, "b", 2.5, true, 5, "f", [7], Int?.some(8), 9, "j", Character("k"), UInt8(12))
+        }
         #expect(mixed.text == "1b2.5true5f[7]89jk12")
     }
 
@@ -63,7 +69,8 @@ private final class Mixed {
         let box = DIContainer()
         box.register {
             Shared(AppConfigurationImpl() as AppConfiguration)
-            New { (resolve, id: String) in ConcreteViewModel(id: id + "@" + resolve(AppConfiguration.self).environment) }
+            New { (resolve, id: String) in ConcreteViewModel(id: id + "@" + resolve(AppConfiguration.self).environment)
+            }
         }
         #expect(box.resolve(ConcreteViewModel.self, arguments: { "42" }).id == "42@production")
     }
@@ -100,7 +107,9 @@ private final class Mixed {
             try container().tryResolve(ConcreteViewModel.self, arguments: { 42 })
         }
         #expect(error.reason == .argumentMismatch(expected: "(String)", received: "(Int)"))
-        #expect(error.description.hasPrefix("Wrong arguments for 'ConcreteViewModel' (name: nil): expected (String), received (Int)."))
+        #expect(
+            error.description.hasPrefix(
+                "Wrong arguments for 'ConcreteViewModel' (name: nil): expected (String), received (Int)."))
     }
 
     @Test func wrongArgumentCountNamesExpectedAndReceived() throws {

@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func resetRunsRegisterDependenciesAgainBeforeTheNextResolve() {
-        DIContainer.shared.withOverrides({}) {
+        DIContainer.shared.withOverrides {
+        } operation: {
             DIContainer.register { Shared(MockGreeting() as Greeting) }
             #expect(DIContainer.resolve(Greeting.self).text == "mock")
             DIContainer.reset()
@@ -22,7 +23,8 @@ import Testing
     }
 
     @Test func aMockRegisteredBeforeTheFirstResolveIsNotOverwritten() {
-        DIContainer.shared.withOverrides({}) {
+        DIContainer.shared.withOverrides {
+        } operation: {
             DIContainer.reset()
             DIContainer.register { Shared(MockGreeting() as Greeting) }
             #expect(DIContainer.resolve(Greeting.self).text == "mock")
@@ -33,7 +35,8 @@ import Testing
 
     @Test func registerDependenciesReachesTheContainerThatNeedsIt() {
         // Inside registerDependencies(), the static API reaches the copy, not shared.
-        DIContainer.shared.withOverrides({}) {
+        DIContainer.shared.withOverrides {
+        } operation: {
             let copy = DIContainer.current
             copy.reset()
             #expect(copy.resolve(Greeting.self) !== DIContainer.shared.resolve(Greeting.self))

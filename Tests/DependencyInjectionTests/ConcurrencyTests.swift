@@ -78,7 +78,14 @@ private final class LazyCountedHolder: @unchecked Sendable {
         let made = Tally()
         let seen = IdentitySet()
         let box = DIContainer()
-        box.register { Shared({ _ in made.increment(); busyWork(); return RouterImpl() }, as: Router.self, DeeplinkHandler.self) }
+        box.register {
+            Shared(
+                { _ in
+                    made.increment()
+                    busyWork()
+                    return RouterImpl()
+                }, as: Router.self, DeeplinkHandler.self)
+        }
         let finished = runTogether(threads: 24) { index in
             for _ in 0..<50 {
                 switch index % 3 {

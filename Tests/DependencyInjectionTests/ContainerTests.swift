@@ -88,7 +88,8 @@ private final class UsesEngine {
 
     @Test func parentsRegisterDependenciesRunsBeforeAChildLooksInIt() throws {
         // A copy of shared, reset, has registerDependencies() pending, like shared at launch.
-        try DIContainer.shared.withOverrides({}) {
+        try DIContainer.shared.withOverrides {
+        } operation: {
             let pending = DIContainer.current
             pending.reset()
             let child = DIContainer(parent: pending)

@@ -111,7 +111,8 @@ private final class Offline2: Error, CustomStringConvertible {
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
         #expect(error.reason == .factoryFailed)
         #expect(error.underlyingError is Offline2)
-        #expect(error.description.hasPrefix("The factory for 'Engine' (name: nil) threw an error: the network is down."))
+        #expect(
+            error.description.hasPrefix("The factory for 'Engine' (name: nil) threw an error: the network is down."))
     }
 
     @Test func aNestedFactoryErrorCarriesThePath() throws {
@@ -145,7 +146,9 @@ private final class Offline2: Error, CustomStringConvertible {
         }
         #expect(error.reason == .aliasNotConforming(implementation: "Engine"))
         #expect(error.typeName == "Router")
-        #expect(error.description.hasPrefix("'Engine' does not conform to 'Router', so it cannot be registered as 'Router'."))
+        #expect(
+            error.description.hasPrefix(
+                "'Engine' does not conform to 'Router', so it cannot be registered as 'Router'."))
     }
 
     @Test func conformanceIsCheckedWithoutCallingTheFactory() {
@@ -199,7 +202,9 @@ private final class Offline2: Error, CustomStringConvertible {
     @Test func protocolCompositionAliasesAreChecked() throws {
         let box = DIContainer()
         try box.tryRegister(Shared(RouterImpl(), as: (Router & DeeplinkHandler).self))
-        #expect(throws: ResolutionError.self) { try box.tryRegister(Shared(MockRouter(), as: (Router & DeeplinkHandler).self)) }
+        #expect(throws: ResolutionError.self) {
+            try box.tryRegister(Shared(MockRouter(), as: (Router & DeeplinkHandler).self))
+        }
     }
 }
 

@@ -78,9 +78,9 @@ import Testing
         let box = DIContainer()
         box.register {
             #if compiler(>=5.0)
-            Shared(PostgresStore() as Store)
+                Shared(PostgresStore() as Store)
             #else
-            Shared(MemoryStore() as Store)
+                Shared(MemoryStore() as Store)
             #endif
         }
         #expect(box.resolve(Store.self).kind == "postgres")

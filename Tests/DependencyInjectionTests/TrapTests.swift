@@ -31,7 +31,8 @@ struct TrapRun {
 
     static func run(_ scenario: String) throws -> TrapRun {
         let executable = try #require(
-            TrapRun.executableURL, "TrapScenarios was not built next to the test bundle; run `swift build --build-tests`.")
+            TrapRun.executableURL,
+            "TrapScenarios was not built next to the test bundle; run `swift build --build-tests`.")
         let process = Process()
         process.executableURL = executable
         process.arguments = [scenario]
@@ -60,9 +61,9 @@ struct TrapRun {
     static let executableURL: URL? = {
         var directories: [URL] = []
         #if os(macOS)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
+            for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+                directories.append(bundle.bundleURL.deletingLastPathComponent())
+            }
         #endif
         if let executable = Bundle.main.executableURL {
             directories.append(executable.deletingLastPathComponent())
@@ -135,11 +136,14 @@ struct TrapRun {
         let run = try TrapRun.run(scenario)
         #expect(run.trapped)
         let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
-        #expect(message.hasPrefix("\(operation)() was called on a container while it was resolving 'Engine' (name: nil)."))
+        #expect(
+            message.hasPrefix("\(operation)() was called on a container while it was resolving 'Engine' (name: nil)."))
     }
 
     @Test func mainActorTrapSaysWhy() throws {
         let message = try #require(try TrapRun.run("mainActorFactoryOffTheMainActor").trapMessage)
-        #expect(message.hasPrefix("'ProfileModel' (name: nil) is made by a @MainActor factory and was resolved off the main actor."))
+        #expect(
+            message.hasPrefix(
+                "'ProfileModel' (name: nil) is made by a @MainActor factory and was resolved off the main actor."))
     }
 }

@@ -9,15 +9,15 @@
 // A scenario that does not trap prints `did-not-trap` and exits with status 0.
 
 import DependencyInjection
+import Dispatch
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
-import Dispatch
 
 protocol AppConfiguration: AnyObject {}
 protocol Router: AnyObject {}
