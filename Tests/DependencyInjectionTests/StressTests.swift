@@ -49,8 +49,8 @@ import Testing
 
 // MARK: - A container that is re-registered but never reset or released
 
-/// One registration of ``Counted``: counts how many times its factory ran.
-final class Generation: @unchecked Sendable {
+/// One registration of ``StressCounted``: counts how many times its factory ran.
+final class StressGeneration: @unchecked Sendable {
     let label: String
     private let lock = NSLock()
     private var made = 0
@@ -59,49 +59,49 @@ final class Generation: @unchecked Sendable {
 
     var madeCount: Int { lock.withLock { made } }
 
-    func make() -> Counted {
+    func make() -> StressCounted {
         lock.withLock { made += 1 }
-        return Counted(generation: self)
+        return StressCounted(generation: self)
     }
 }
 
-final class Counted {
-    let generation: Generation
-    init(generation: Generation) { self.generation = generation }
+final class StressCounted {
+    let generation: StressGeneration
+    init(generation: StressGeneration) { self.generation = generation }
 }
 
-final class WeakThing { init() {} }
-final class FreshThing { init() {} }
-final class GraphSession { init() {} }
-final class GraphUser {
-    let session: GraphSession
-    init(session: GraphSession) { self.session = session }
+final class StressWeakThing { init() {} }
+final class StressFreshThing { init() {} }
+final class StressGraphSession { init() {} }
+final class StressGraphUser {
+    let session: StressGraphSession
+    init(session: StressGraphSession) { self.session = session }
 }
-final class GraphPair {
-    let left: GraphUser
-    let right: GraphUser
-    init(left: GraphUser, right: GraphUser) {
+final class StressGraphPair {
+    let left: StressGraphUser
+    let right: StressGraphUser
+    init(left: StressGraphUser, right: StressGraphUser) {
         self.left = left
         self.right = right
     }
 }
-final class Labelled {
+final class StressLabelled {
     let label: String
     init(label: String) { self.label = label }
 }
-final class LazyTarget { init() {} }
+final class StressLazyTarget { init() {} }
 
 final class StressScreen {
-    @Inject var counted: Counted
-    @Inject(name: "left") var left: Counted
-    @MutableInject var weakThing: WeakThing
-    @LazyInject(name: "right") var right: Counted
-    @MutableLazyInject var fresh: FreshThing
+    @Inject var counted: StressCounted
+    @Inject(name: "left") var left: StressCounted
+    @MutableInject var weakThing: StressWeakThing
+    @LazyInject(name: "right") var right: StressCounted
+    @MutableLazyInject var fresh: StressFreshThing
 }
 
 /// Objects that every thread shares, whose lazy property must resolve exactly once.
-final class LazyHolder: @unchecked Sendable {
-    @LazyInject var target: LazyTarget
+final class StressLazyHolder: @unchecked Sendable {
+    @LazyInject var target: StressLazyTarget
 }
 
 final class StableWorld: @unchecked Sendable {
@@ -109,33 +109,33 @@ final class StableWorld: @unchecked Sendable {
 
     let container = DIContainer()
     let child: DIContainer
-    let generations = Locked<[Generation]>([])
+    let generations = Locked<[StressGeneration]>([])
     let lazyTargetsMade = Locked(0)
     let touchedHolders = Locked(Set<Int>())
     let firstLazyValues = Locked([Int: ObjectIdentifier]())
-    let holders: [LazyHolder]
+    let holders: [StressLazyHolder]
 
     init() {
         let made = lazyTargetsMade
         container.register {
-            Weak(WeakThing.init)
-            New(FreshThing.init)
-            Graph(GraphSession.init)
-            New { resolve in GraphUser(session: resolve()) }
-            New { resolve in GraphPair(left: resolve(), right: resolve()) }
-            New { (_: Resolver, label: String, index: Int) in Labelled(label: "\(label)#\(index)") }
+            Weak(StressWeakThing.init)
+            New(StressFreshThing.init)
+            Graph(StressGraphSession.init)
+            New { resolve in StressGraphUser(session: resolve()) }
+            New { resolve in StressGraphPair(left: resolve(), right: resolve()) }
+            New { (_: Resolver, label: String, index: Int) in StressLabelled(label: "\(label)#\(index)") }
             New { _ in
                 made.withLock { $0 += 1 }
-                return LazyTarget()
+                return StressLazyTarget()
             }
         }
-        holders = container.activate { (0..<8).map { _ in LazyHolder() } }
+        holders = container.activate { (0..<8).map { _ in StressLazyHolder() } }
         child = DIContainer(parent: container)
         for name in Self.names { registerCounted(name: name) }
     }
 
     func registerCounted(name: String?) {
-        let generation = Generation(label: "\(name ?? "unnamed")#\(generations.withLock { $0.count })")
+        let generation = StressGeneration(label: "\(name ?? "unnamed")#\(generations.withLock { $0.count })")
         generations.withLock { $0.append(generation) }
         container.register(Shared { _ in generation.make() }.named(optional: name))
     }
@@ -148,36 +148,36 @@ final class StableWorld: @unchecked Sendable {
         let name = Self.names[random.below(Self.names.count)]
         switch random.below(100) {
         case 0..<4:
-            note("re-registering Counted (name: \(name ?? "nil"))")
+            note("re-registering StressCounted (name: \(name ?? "nil"))")
             registerCounted(name: name)
         case 4..<30:
-            note("resolving Counted (name: \(name ?? "nil")) twice")
-            let first = container.resolve(Counted.self, name: name)
-            let second = container.resolve(Counted.self, name: name)
+            note("resolving StressCounted (name: \(name ?? "nil")) twice")
+            let first = container.resolve(StressCounted.self, name: name)
+            let second = container.resolve(StressCounted.self, name: name)
             check(first.generation.madeCount == 1, "\(first.generation.label) made \(first.generation.madeCount) times")
             check(
                 first.generation !== second.generation || first === second,
                 "one registration (\(first.generation.label)) gave two Shared instances")
         case 30..<40:
-            note("resolving Counted through a child container")
-            let counted = child.resolve(Counted.self, name: name)
+            note("resolving StressCounted through a child container")
+            let counted = child.resolve(StressCounted.self, name: name)
             check(counted.generation.madeCount == 1, "\(counted.generation.label) made \(counted.generation.madeCount) times (child)")
         case 40..<50:
             note("resolving Weak while holding it")
-            let held = container.resolve(WeakThing.self)
-            check(container.resolve(WeakThing.self) === held, "a held Weak instance was made again")
+            let held = container.resolve(StressWeakThing.self)
+            check(container.resolve(StressWeakThing.self) === held, "a held Weak instance was made again")
         case 50..<62:
             note("resolving a Graph pair twice")
-            let pair = container.resolve(GraphPair.self)
-            let next = child.resolve(GraphPair.self)
+            let pair = container.resolve(StressGraphPair.self)
+            let next = child.resolve(StressGraphPair.self)
             check(pair.left.session === pair.right.session, "one resolution saw two Graph instances")
             check(next.left.session === next.right.session, "one resolution saw two Graph instances (child)")
             check(pair.left.session !== next.left.session, "two resolutions shared a Graph instance")
         case 62..<70:
             note("resolving New and parameterized services")
-            check(container.resolve(FreshThing.self) !== container.resolve(FreshThing.self), "New returned a kept instance")
+            check(container.resolve(StressFreshThing.self) !== container.resolve(StressFreshThing.self), "New returned a kept instance")
             let index = random.below(1000)
-            let labelled = container.resolve(Labelled.self) { ("w\(worker)", index) }
+            let labelled = container.resolve(StressLabelled.self) { ("w\(worker)", index) }
             check(labelled.label == "w\(worker)#\(index)", "arguments got mixed up: \(labelled.label)")
         case 70..<85:
             note("making a screen with every wrapper")
@@ -228,12 +228,12 @@ final class ChurningWorld: @unchecked Sendable {
             Shared(StressRouterImpl.init, as: StressRouter.self)
             Shared { resolve in try ChurnService(router: resolve.tryResolve()) }
             Shared { resolve in try ChurnService(router: resolve.tryResolve()) }.named("named")
-            Weak(WeakThing.init)
-            New(FreshThing.init)
-            Graph(GraphSession.init)
-            New { resolve in try GraphUser(session: resolve.tryResolve()) }
-            New { resolve in try GraphPair(left: resolve.tryResolve(), right: resolve.tryResolve()) }
-            New { (_: Resolver, label: String, index: Int) in Labelled(label: "\(label)#\(index)") }
+            Weak(StressWeakThing.init)
+            New(StressFreshThing.init)
+            Graph(StressGraphSession.init)
+            New { resolve in try StressGraphUser(session: resolve.tryResolve()) }
+            New { resolve in try StressGraphPair(left: resolve.tryResolve(), right: resolve.tryResolve()) }
+            New { (_: Resolver, label: String, index: Int) in StressLabelled(label: "\(label)#\(index)") }
         }
     }
 
@@ -272,25 +272,25 @@ final class ChurningWorld: @unchecked Sendable {
             }
         case 35..<45:
             note("resolving Weak while holding it")
-            attempt("resolving WeakThing") {
-                let held = try container.tryResolve(WeakThing.self)
-                let again = try container.tryResolve(WeakThing.self)
+            attempt("resolving StressWeakThing") {
+                let held = try container.tryResolve(StressWeakThing.self)
+                let again = try container.tryResolve(StressWeakThing.self)
                 // Another thread may release instances in between; otherwise it is the same.
                 _ = (held, again)
             }
         case 45..<60:
             note("resolving a Graph pair")
-            attempt("resolving GraphPair") {
-                let pair = try target.tryResolve(GraphPair.self)
+            attempt("resolving StressGraphPair") {
+                let pair = try target.tryResolve(StressGraphPair.self)
                 check(pair.left.session === pair.right.session, "one resolution saw two Graph instances")
             }
         case 60..<70:
             note("resolving New and parameterized services")
-            attempt("resolving Labelled") {
+            attempt("resolving StressLabelled") {
                 let index = random.below(1000)
-                let labelled = try target.tryResolve(Labelled.self) { ("w\(worker)", index) }
+                let labelled = try target.tryResolve(StressLabelled.self) { ("w\(worker)", index) }
                 check(labelled.label == "w\(worker)#\(index)", "arguments got mixed up: \(labelled.label)")
-                _ = try target.tryResolve(FreshThing.self)
+                _ = try target.tryResolve(StressFreshThing.self)
             }
         default:
             note("running withOverrides")
@@ -301,7 +301,7 @@ final class ChurningWorld: @unchecked Sendable {
                 let service = DIContainer.resolve(ChurnService.self)
                 check(service.router.isMock, "withOverrides did not apply its override")
                 check(DIContainer.resolve(ChurnService.self) === service, "the copy made a Shared instance twice")
-                let pair = DIContainer.resolve(GraphPair.self)
+                let pair = DIContainer.resolve(StressGraphPair.self)
                 check(pair.left.session === pair.right.session, "one resolution saw two Graph instances (copy)")
                 let screen = StressScreenOfOverrides()
                 check(screen.service === service, "@Inject in withOverrides missed the copy's instance")
