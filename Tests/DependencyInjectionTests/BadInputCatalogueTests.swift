@@ -301,7 +301,9 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
                 To fix, register it: DIContainer.register { Shared(MemoryStore() as Store).named("replica") }
                 """)
         let unnamed = try #require(failure { _ = try container.tryResolve(Store.self) })
-        #expect(unnamed.description.hasPrefix("No registration for 'Store' (name: nil).\nRegistered names for 'Store': \"cache\", \"primary\"."))
+        #expect(
+            unnamed.description.hasPrefix(
+                "No registration for 'Store' (name: nil).\nRegistered names for 'Store': \"cache\", \"primary\"."))
         #expect(Snapshot(container) == before)
         #expect(container.resolve(Store.self, name: "primary").kind == "postgres")
     }

@@ -327,7 +327,8 @@ final class ModelRun {
         if lifetime == .new {
             // Each resolve made its own.
             guard pair.second.serial == before + 2, serials.last == before + 2 else {
-                return "\(what): New gave #\(pair.first.serial) and #\(pair.second.serial), made up to #\(serials.last), expected two fresh after #\(before)"
+                return
+                    "\(what): New gave #\(pair.first.serial) and #\(pair.second.serial), made up to #\(serials.last), expected two fresh after #\(before)"
             }
         } else if pair.first !== pair.second {
             return "\(what): one resolution got #\(pair.first.serial) and #\(pair.second.serial)"
@@ -400,7 +401,9 @@ final class ModelRun {
             }
             return nil
         case .kept, .fresh:
-            return resolve(probe, in: container, model: model).map { "after withOverrides (made since: \(serials.last - before)): \($0)" }
+            return resolve(probe, in: container, model: model).map {
+                "after withOverrides (made since: \(serials.last - before)): \($0)"
+            }
         }
     }
 

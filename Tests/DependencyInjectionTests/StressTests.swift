@@ -161,7 +161,9 @@ final class StableWorld: @unchecked Sendable {
         case 30..<40:
             note("resolving StressCounted through a child container")
             let counted = child.resolve(StressCounted.self, name: name)
-            check(counted.generation.madeCount == 1, "\(counted.generation.label) made \(counted.generation.madeCount) times (child)")
+            check(
+                counted.generation.madeCount == 1,
+                "\(counted.generation.label) made \(counted.generation.madeCount) times (child)")
         case 40..<50:
             note("resolving Weak while holding it")
             let held = container.resolve(StressWeakThing.self)
@@ -175,7 +177,9 @@ final class StableWorld: @unchecked Sendable {
             check(pair.left.session !== next.left.session, "two resolutions shared a Graph instance")
         case 62..<70:
             note("resolving New and parameterized services")
-            check(container.resolve(StressFreshThing.self) !== container.resolve(StressFreshThing.self), "New returned a kept instance")
+            check(
+                container.resolve(StressFreshThing.self) !== container.resolve(StressFreshThing.self),
+                "New returned a kept instance")
             let index = random.below(1000)
             let labelled = container.resolve(StressLabelled.self) { ("w\(worker)", index) }
             check(labelled.label == "w\(worker)#\(index)", "arguments got mixed up: \(labelled.label)")
@@ -183,7 +187,8 @@ final class StableWorld: @unchecked Sendable {
             note("making a screen with every wrapper")
             let screen = container.activate { StressScreen() }
             check(screen.counted.generation.madeCount == 1, "@Inject saw \(screen.counted.generation.label) made twice")
-            check(screen.left.generation.madeCount == 1, "@Inject(name:) saw \(screen.left.generation.label) made twice")
+            check(
+                screen.left.generation.madeCount == 1, "@Inject(name:) saw \(screen.left.generation.label) made twice")
             check(screen.right.generation.madeCount == 1, "@LazyInject saw \(screen.right.generation.label) made twice")
             check(screen.right === screen.right, "@LazyInject resolved twice")
             check(screen.fresh === screen.fresh, "@MutableLazyInject resolved twice")
