@@ -281,13 +281,7 @@ extension DIContainer {
         return try withUnsafePointer(to: values) { (pointer) throws(ResolutionError) -> T in
             let pack = ArgumentPack(tupleType: (repeat each Argument).self, pointer: UnsafeRawPointer(pointer))
             return try queue.sync { () throws(ResolutionError) -> T in
-                let key = Key(T.self, name: name)
-                bootstrapIfNeeded()
-                recordDependency(on: key)
-                guard let (owner, provider) = lookup(key, as: T.self) else { throw missing(key) }
-                return try owner.inQueue { () throws(ResolutionError) -> T in
-                    try provider.provide(in: owner, requested: provider, arguments: pack)
-                }
+                try resolveLocked(Key(T.self, name: name), arguments: pack)
             }
         }
     }
@@ -298,50 +292,42 @@ extension DIContainer {
     }
 
     /// The one resolution path behind every API. Called with the queue held.
-    func resolveLocked<T>(_ key: Key) throws(ResolutionError) -> T {
+    func resolveLocked<T>(_ key: Key, arguments: ArgumentPack? = nil) throws(ResolutionError) -> T {
         bootstrapIfNeeded()
-        if let (owner, provider) = lookup(key, as: T.self) {
-            recordDependency(on: key)
-            // An ancestor's entry may only be read under the ancestor's lock (inside `inQueue`).
-            if owner === self, let value = provider.fastValue { return value }
-            return try owner.inQueue { () throws(ResolutionError) -> T in try provider.provide(in: owner, requested: provider, arguments: nil) }
-        }
-        if let optional = T.self as? any OptionalResolvable.Type {
+        // Recorded whether or not it resolves, so the dependency graph also shows what is missing.
+        recordDependency(on: key)
+        if let value: T = try provideRegistered(key, arguments: arguments) { return value }
+        if arguments == nil, let optional = T.self as? any OptionalResolvable.Type {
             // `T` is the optional type itself, so the cast back cannot fail.
             if let value = try optional.resolveIfRegistered(in: self, name: key.name) as? T { return value }
         }
-        // Recorded too, so the dependency graph shows what is missing.
-        recordDependency(on: key)
         throw missing(key)
     }
 
     /// Resolves `Wrapped` if this container or an ancestor registers it; `nil` otherwise.
     func resolveIfRegistered<Wrapped>(_ key: Key, as type: Wrapped.Type) throws(ResolutionError) -> Wrapped? {
-        guard let (owner, provider) = lookup(key, as: Wrapped.self) else { return nil }
-        recordDependency(on: key)
-        if owner === self, let value = provider.fastValue { return value }
-        return try owner.inQueue { () throws(ResolutionError) -> Wrapped in try provider.provide(in: owner, requested: provider, arguments: nil) }
+        try provideRegistered(key, arguments: nil)
     }
 
-    /// The container that registers `key` (this one or an ancestor) and its provider.
-    func lookup<T>(_ key: Key, as type: T.Type) -> (DIContainer, Provider<T>)? {
-        var container: DIContainer? = self
-        while let candidate = container {
-            let entry: AnyEntry?
-            if candidate === self {
-                entry = state.pointee.table.entry(for: key)
-            } else {
-                // An ancestor (`shared`, say) may not have run its registerDependencies() yet.
-                entry = candidate.queue.sync {
-                    candidate.bootstrapIfNeeded()
-                    return candidate.state.pointee.table.entry(for: key)
-                }
-            }
+    /// Resolves `key` from this container, else from the nearest ancestor that registers it;
+    /// `nil` when none does. Called with the queue held.
+    ///
+    /// Each container looks its entry up and runs it in one critical section of its own lock,
+    /// so an ancestor that is reset or re-registered meanwhile never runs a stale entry. Locks
+    /// are always taken child first, then parent, so nesting them cannot deadlock.
+    func provideRegistered<T>(_ key: Key, arguments: ArgumentPack?) throws(ResolutionError) -> T? {
+        if let entry = state.pointee.table.entry(for: key) {
             // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
-            if let entry { return (candidate, unsafeDowncast(entry, to: Provider<T>.self)) }
-            container = candidate.parent
+            let provider = unsafeDowncast(entry, to: Provider<T>.self)
+            if arguments == nil, let value = provider.fastValue { return value }
+            return try provider.provide(in: self, requested: provider, arguments: arguments)
         }
-        return nil
+        guard let parent else { return nil }
+        return try parent.inQueue { () throws(ResolutionError) -> T? in
+            // An ancestor (`shared`, say) may not have run its registerDependencies() yet.
+            parent.bootstrapIfNeeded()
+            return try parent.provideRegistered(key, arguments: arguments)
+        }
     }
 
     /// Runs `body` holding this container's queue (an ancestor resolves under its own lock).

@@ -49,33 +49,46 @@ extension MutableLazyInject: Sendable where Value: Sendable {}
 
 /// The once-only storage behind the lazy wrappers.
 ///
-/// `resolved` is read and written only while the container's queue is held: one lock orders
-/// both the first resolution and every later read, and because it is the same (reentrant) lock
-/// that resolution takes, a factory may access lazy properties without lock-order deadlocks.
+/// `resolved` is read and written only while `queue` is held: the queue of the container that
+/// was current at initialization, the same (reentrant) lock its resolution takes, so the first
+/// resolution happens exactly once and a factory may access lazy properties without lock-order
+/// deadlocks. The queue is kept even if that container is released (it references nothing).
 final class LazyStorage<Value>: @unchecked Sendable {
     // Weak: an instance the container keeps must not keep the container alive through this.
     private weak var container: DIContainer?
+    private let queue: ReentrantQueue
     private let name: String?
     private var resolved: Value?
 
     init(name: String?) {
-        self.container = DIContainer.current
+        let container = DIContainer.current
+        self.container = container
+        self.queue = container.queue
         self.name = name
     }
 
     var value: Value {
         get {
-            let container = self.container ?? DIContainer.current
-            return container.queue.sync {
+            let kept = queue.sync { () -> Value? in
                 if let resolved { return resolved }
+                guard let container else { return nil }
                 let value = container.resolve(Value.self, name: name)
+                resolved = value
+                return value
+            }
+            if let kept { return kept }
+            // The container is gone: resolve from the current one without holding the old queue
+            // (holding it while taking another container's lock could invert the lock order),
+            // then keep whichever value was stored first.
+            let value = DIContainer.current.resolve(Value.self, name: name)
+            return queue.sync {
+                if let resolved { return resolved }
                 resolved = value
                 return value
             }
         }
         set {
-            let container = self.container ?? DIContainer.current
-            container.queue.sync { resolved = newValue }
+            queue.sync { resolved = newValue }
         }
     }
 }
