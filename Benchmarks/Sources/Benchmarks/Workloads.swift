@@ -189,15 +189,18 @@ func makeWorkloads(quick: Bool) -> [Workload] {
     return workloads
 }
 
-/// `threads` threads each repeat `operation`; ns/op is wall time over all operations.
+/// `threads` threads each repeat `operation`; ns/op is wall time over all operations. The threads
+/// are started before timing and released together through a gate, so thread creation is not
+/// measured.
 func contended(_ implementation: Implementation, _ threads: Int, _ operation: @escaping @Sendable () -> Void)
     -> Variant
 {
     Variant(implementation: implementation) { iterations in
-        {
-            onThreads(threads) { _ in
-                for _ in 0..<iterations { operation() }
-            }
+        let run = StartedThreads(threads) { _ in
+            for _ in 0..<iterations { operation() }
+        }
+        return {
+            run.startAndWait()
             return iterations * threads
         }
     }

@@ -7,13 +7,17 @@ import Musl
 #endif
 import DependencyInjection
 
-// Usage: swift run -c release --package-path Benchmarks [--quick] [--runs N]
+// Usage: swift run -c release --package-path Benchmarks [--quick] [--runs N] [--filter TEXT]
+// --filter runs only the workloads whose name contains TEXT (for profiling).
 
 var settings = Settings()
+var filter: String?
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--quick": settings = .quickMode
+    case "--filter":
+        filter = arguments.popFirst()
     case "--runs":
         guard let value = arguments.popFirst().flatMap(Int.init), value > 0 else {
             print("--runs needs a positive number")
@@ -21,7 +25,7 @@ while let argument = arguments.popFirst() {
         }
         settings.runs = value
     default:
-        print("usage: Benchmarks [--quick] [--runs N]")
+        print("usage: Benchmarks [--quick] [--runs N] [--filter TEXT]")
         exit(2)
     }
 }
@@ -38,15 +42,17 @@ print()
 
 let workloads = makeWorkloads(quick: settings.quick)
 var results: [(Workload, [Measurement])] = []
-for workload in workloads {
+for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
     results.append((workload, measure(workload, settings)))
 }
-let memory = measureMemory(count: 10_000)
+let memory = filter == nil ? measureMemory(count: 10_000) : nil
 
 printTable(results)
-print()
-printMemory(memory)
-print()
-printFloors(workloads)
-print()
-printTargets(results, memory)
+if filter == nil {
+    print()
+    printMemory(memory)
+    print()
+    printFloors(workloads)
+    print()
+    printTargets(results, memory)
+}
