@@ -143,7 +143,9 @@ extension DIContainer {
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
             if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
-            let before = state.pointee.table
+            // Only eager registrations can fail after installing; snapshotting the table
+            // otherwise would make every later `set` copy the whole table (quadratic).
+            let before = module.plans.contains(where: \.isEager) ? state.pointee.table : nil
             var replaced: [AnyEntry] = []
             var eager: [any RootRegistration] = []
             for plan in module.plans {
@@ -156,7 +158,7 @@ extension DIContainer {
             do throws(ResolutionError) {
                 for entry in eager { try entry.probe(in: self) }
             } catch {
-                state.pointee.table = before
+                if let before { state.pointee.table = before }
                 throw error
             }
             return replaced
