@@ -84,7 +84,7 @@ extension DIContainer {
 
     /// Registers one registration on ``current``; traps on a registration error.
     public static func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        current.register(Module(registration))
+        current.register(registration)
     }
 
     /// Registers a module on ``current``; traps on a registration error.
@@ -101,7 +101,7 @@ extension DIContainer {
 
     /// Registers one registration on ``current``, throwing instead of trapping.
     public static func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
-        try current.tryRegister(Module(registration))
+        try current.tryRegister(registration)
     }
 
     /// Registers a module on ``current``, throwing instead of trapping.
@@ -116,7 +116,7 @@ extension DIContainer {
 
     /// Registers one registration; traps on a registration error.
     public func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        register(Module(registration))
+        do { try tryRegister(registration) } catch { Self.fail(error) }
     }
 
     /// Registers a module; traps on a registration error.
@@ -131,7 +131,20 @@ extension DIContainer {
 
     /// Registers one registration, throwing instead of trapping.
     public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
-        try tryRegister(Module(registration))
+        // An eager registration may need rolling back: it takes the module path.
+        guard !registration.isEager else { return try tryRegister(Module(registration)) }
+        // Otherwise nothing can fail after the check, so it is installed directly: no module
+        // array, no existential box, no generic collection code to instantiate.
+        let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
+            try refuseMutationDuringResolution("register")
+            bootstrapIfNeeded()
+            if let problem = registration.problem() { throw problem }
+            var replaced: [AnyEntry] = []
+            _ = registration.install(into: &state.pointee.table, replaced: &replaced)
+            return replaced
+        }
+        // Replaced entries (and the instances they kept) are released outside the lock.
+        withExtendedLifetime(replaced) {}
     }
 
     /// Registers a module, throwing instead of trapping.
@@ -139,21 +152,21 @@ extension DIContainer {
     /// Every registration is checked before any is installed, and `eager()` registrations are
     /// made once all are installed; if anything fails, the container is left as it was.
     public func tryRegister(_ module: Module) throws(ResolutionError) {
+        let plans = module.plans
         let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
-            if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
+            for plan in plans {
+                if let problem = plan.problem() { throw problem }
+            }
             // Only eager registrations can fail after installing; snapshotting the table
             // otherwise would make every later `set` copy the whole table (quadratic).
-            let before = module.plans.contains(where: \.isEager) ? state.pointee.table : nil
+            let before = plans.contains { $0.isEager } ? state.pointee.table : nil
             var replaced: [AnyEntry] = []
             var eager: [any RootRegistration] = []
-            for plan in module.plans {
-                let entries = plan.makeEntries()
-                for entry in entries {
-                    if let old = state.pointee.table.set(entry, for: entry.key) { replaced.append(old) }
-                }
-                if plan.isEager { eager.append(entries[0].root) }
+            for plan in plans {
+                let root = plan.install(into: &state.pointee.table, replaced: &replaced)
+                if plan.isEager { eager.append(root) }
             }
             do throws(ResolutionError) {
                 for entry in eager { try entry.probe(in: self) }

@@ -77,6 +77,8 @@ class Provider<Value>: AnyEntry, @unchecked Sendable {
 
 /// How a root entry makes its value.
 enum Factory<Value> {
+    /// A function without parameters (an expression or an initializer), stored as given.
+    case simple(() -> Value)
     case plain((Resolver) throws -> Value)
     case mainActor(@MainActor (Resolver) throws -> Value)
     case arguments(ArgumentsFactory<Value>)
@@ -103,9 +105,18 @@ struct ArgumentsFactory<Value> {
     }
 }
 
+/// Where and how a registration was written, kept undescribed until ``RootRegistration/info`` is read.
+struct RegistrationSource {
+    /// The alias types (`as: Router.self, …`), in order.
+    let aliases: [any Any.Type]
+    let isEager: Bool
+    let fileID: String
+    let line: Int
+}
+
 /// The entry a registration creates for its own type.
 final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Sendable {
-    let info: RegistrationInfo
+    let source: RegistrationSource
     let lifetime: Lifetime
     let factory: Factory<Value>
     let onResolve: ((Value, Resolver) throws -> Void)?
@@ -117,10 +128,10 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     private var graphValue: Value?
 
     init(
-        key: Key, info: RegistrationInfo, lifetime: Lifetime, factory: Factory<Value>,
-        onResolve: ((Value, Resolver) throws -> Void)?
+        key: Key, lifetime: Lifetime, factory: Factory<Value>,
+        onResolve: ((Value, Resolver) throws -> Void)?, source: RegistrationSource
     ) {
-        self.info = info
+        self.source = source
         self.lifetime = lifetime
         self.factory = factory
         self.onResolve = onResolve
@@ -128,6 +139,20 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     }
 
     override var root: any RootRegistration { self }
+
+    var info: RegistrationInfo {
+        var argumentTypes: [String] = []
+        var isMainActor = false
+        switch factory {
+        case .simple, .plain: break
+        case .mainActor: isMainActor = true
+        case .arguments(let box): argumentTypes = box.argumentTypes
+        }
+        return RegistrationInfo(
+            typeName: key.typeName, name: key.name, lifetime: lifetime,
+            aliases: source.aliases.map(TypeName.of), argumentTypes: argumentTypes, isMainActor: isMainActor,
+            isEager: source.isEager, fileID: source.fileID, line: source.line)
+    }
 
     /// Whether a made instance may be handed out through `fastValue` (and aliases' caches).
     var allowsFastValue: Bool {
@@ -140,6 +165,8 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         in container: DIContainer, requested: AnyEntry, arguments: ArgumentPack?
     ) throws(ResolutionError) -> Value {
         switch (factory, arguments) {
+        case (.simple(let make), nil):
+            return try obtain(in: container, requested: requested) { _ in make() }
         case (.plain(let make), nil):
             return try obtain(in: container, requested: requested, make)
         case (.mainActor(let make), nil):
@@ -242,7 +269,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
 
     override func freshCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> AnyEntry {
         if let copy = roots[ObjectIdentifier(self)] { return copy }
-        let copy = RootEntry(key: key, info: info, lifetime: lifetime, factory: factory, onResolve: onResolve)
+        let copy = RootEntry(key: key, lifetime: lifetime, factory: factory, onResolve: onResolve, source: source)
         copy.dependencies = dependencies
         roots[ObjectIdentifier(self)] = copy
         return copy

@@ -10,9 +10,9 @@
 ///         featureTwo
 ///     }
 public struct Module {
-    var plans: [RegistrationPlan]
+    var plans: [any RegistrationPlan]
 
-    init(plans: [RegistrationPlan]) {
+    init(plans: [any RegistrationPlan]) {
         self.plans = plans
     }
 
@@ -23,7 +23,7 @@ public struct Module {
 
     /// A module of one registration.
     public init<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        self.init(plans: [registration.plan])
+        self.init(plans: [registration])
     }
 }
 
