@@ -211,7 +211,15 @@ extension DIContainer {
     /// `Optional<T>` resolves to `nil` when `T` is not registered.
     @inlinable
     public static func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        current.resolve(type, name: name)
+        // ``current``, spelled out so that no branch retains the container it calls: the running
+        // container is kept alive by the resolve that set it, and `shared` lives for the process.
+        if let running = ThreadScope.runningContainerPointer {
+            return Unmanaged<DIContainer>.fromOpaque(running)._withUnsafeGuaranteedRef {
+                $0.resolve(type, name: name)
+            }
+        }
+        if let bound = boundContainer.get() { return bound.resolve(type, name: name) }
+        return shared.resolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments from ``current``; traps on failure.

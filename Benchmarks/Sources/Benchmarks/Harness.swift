@@ -51,7 +51,7 @@ struct Workload {
     let name: String
     /// What the hand-written floor does, printed under the table.
     let floor: String
-    let variants: [Variant]
+    var variants: [Variant]
     /// Peers with no equivalent for this workload.
     var notApplicable: [Implementation] = []
 }

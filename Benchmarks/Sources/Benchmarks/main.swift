@@ -7,15 +7,19 @@ import Musl
 #endif
 import DependencyInjection
 
-// Usage: swift run -c release --package-path Benchmarks [--quick] [--runs N] [--filter TEXT]
-// --filter runs only the workloads whose name contains TEXT (for profiling).
+// Usage: swift run -c release --package-path Benchmarks [--quick] [--runs N] [--filter TEXT] [--no-peers]
+// --filter runs only the workloads whose name contains TEXT, --no-peers only the floor and
+// DependencyInjection (both for profiling).
 
 var settings = Settings()
 var filter: String?
+var withPeers = true
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
     case "--quick": settings = .quickMode
+    case "--no-peers":
+        withPeers = false
     case "--filter":
         filter = arguments.popFirst()
     case "--runs":
@@ -25,7 +29,7 @@ while let argument = arguments.popFirst() {
         }
         settings.runs = value
     default:
-        print("usage: Benchmarks [--quick] [--runs N] [--filter TEXT]")
+        print("usage: Benchmarks [--quick] [--runs N] [--filter TEXT] [--no-peers]")
         exit(2)
     }
 }
@@ -43,6 +47,10 @@ print()
 let workloads = makeWorkloads(quick: settings.quick)
 var results: [(Workload, [Measurement])] = []
 for workload in workloads where filter.map({ workload.name.contains($0) }) ?? true {
+    var workload = workload
+    if !withPeers {
+        workload.variants.removeAll { $0.implementation != .floor && $0.implementation != .dependencyInjection }
+    }
     results.append((workload, measure(workload, settings)))
 }
 let memory = filter == nil ? measureMemory(count: 10_000) : nil
