@@ -250,14 +250,45 @@ extension DIContainer {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
         queue.lock()
         defer { queue.unlock() }
-        // Fast path: an unnamed `Shared` instance that is already made, outside any
-        // resolution (inside one, the lookup is also an edge to record).
-        if name == nil, state.pointee.depth == 0, !state.pointee.needsBootstrap,
-            let entry = state.pointee.table.entry(for: ObjectIdentifier(T.self)),
-            // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
-            let value = unsafeDowncast(entry, to: Provider<T>.self).fastValue
+        // Fast paths, specialized in the caller's module: an unnamed registration of this
+        // container that is a made `Shared` instance, or a `New` whose factory can be called
+        // directly. Anything else (names, parents, other lifetimes, errors) takes the one
+        // general path, `resolveOrFail`.
+        if name == nil, !state.pointee.needsBootstrap,
+            let entry = state.pointee.table.entry(for: ObjectIdentifier(T.self))
         {
-            return value
+            // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
+            if let value = unsafeDowncast(entry, to: Provider<T>.self).fastValue {
+                // Inside a resolution the lookup is also an edge of the dependency graph.
+                if state.pointee.depth != 0 { recordDependency(on: entry.key) }
+                return value
+            }
+            // `RootEntry` is final, so an exact class match proves the downcast.
+            if ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(RootEntry<T>.self) {
+                let root = unsafeDowncast(entry, to: RootEntry<T>.self)
+                if root.lifetime == .new, root.onResolve == nil {
+                    switch root.factory {
+                    case .simple(let make):
+                        if let frame = enterFactory(of: entry) {
+                            let value = make()
+                            leaveFactory(of: entry, frame)
+                            return value
+                        }
+                    case .plain(let make):
+                        if let frame = enterFactory(of: entry) {
+                            do {
+                                let value = try make(Resolver(self))
+                                leaveFactory(of: entry, frame)
+                                return value
+                            } catch {
+                                failInFactory(of: entry, frame, error)
+                            }
+                        }
+                    default:
+                        break
+                    }
+                }
+            }
         }
         return resolveOrFail(Key(T.self, name: name))
     }
@@ -347,6 +378,7 @@ extension DIContainer {
         try queue.sync(body)
     }
 
+    @usableFromInline
     func recordDependency(on key: Key) {
         state.pointee.frames.last?.root.recordDependency(on: key)
     }
@@ -381,6 +413,54 @@ extension DIContainer {
         } catch {
             throw self.error(.factoryFailed, for: requested.key, underlying: error)
         }
+    }
+
+    /// What ``leaveFactory(of:_:)`` restores after a factory called from the inlined fast path.
+    @usableFromInline
+    struct FactoryFrame {
+        let previousRunningContainer: UnsafeMutableRawPointer?
+        let isTopLevel: Bool
+    }
+
+    /// Starts running `entry`'s factory from the inlined fast path: the bookkeeping of
+    /// ``withFrame(root:requested:_:)`` and `RootEntry.obtain`, without generic code. Returns
+    /// `nil` when the entry is already being made (a cycle), which the general path reports.
+    /// Called with the queue held.
+    @usableFromInline
+    func enterFactory(of entry: AnyEntry) -> FactoryFrame? {
+        let root = entry.root
+        if root.isConstructing { return nil }
+        recordDependency(on: entry.key)
+        root.isConstructing = true
+        let isTopLevel = state.pointee.depth == 0
+        let previous = isTopLevel ? ThreadScope.exchangeRunningContainer(self) : nil
+        state.pointee.depth += 1
+        state.pointee.frames.append(ContainerState.Frame(root: root, requested: entry))
+        return FactoryFrame(previousRunningContainer: previous, isTopLevel: isTopLevel)
+    }
+
+    /// Ends what ``enterFactory(of:)`` started, as `withFrame` ends a step.
+    @usableFromInline
+    func leaveFactory(of entry: AnyEntry, _ frame: FactoryFrame) {
+        entry.root.isConstructing = false
+        state.pointee.frames.removeLast()
+        state.pointee.depth -= 1
+        guard frame.isTopLevel else { return }
+        var released: [Any] = []
+        for graphEntry in state.pointee.graphEntries { graphEntry.endGraph(into: &released) }
+        state.pointee.graphEntries.removeAll(keepingCapacity: true)
+        ThreadScope.restoreRunningContainer(frame.previousRunningContainer)
+    }
+
+    /// Traps for a factory called from the inlined fast path that threw, with the message the
+    /// general path gives: the error describes the path while the factory's frame is current;
+    /// the frame is ended and the queue released before trapping, as when the error unwinds.
+    @usableFromInline
+    func failInFactory(of entry: AnyEntry, _ frame: FactoryFrame, _ error: any Error) -> Never {
+        let failure = (error as? ResolutionError) ?? self.error(.factoryFailed, for: entry.key, underlying: error)
+        leaveFactory(of: entry, frame)
+        queue.unlock()
+        Self.fail(failure)
     }
 
     func keepsGraphInstance(_ entry: any RootRegistration) {

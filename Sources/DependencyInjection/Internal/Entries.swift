@@ -79,6 +79,7 @@ class Provider<Value>: AnyEntry, @unchecked Sendable {
 }
 
 /// How a root entry makes its value.
+@usableFromInline
 enum Factory<Value> {
     /// A function without parameters (an expression or an initializer), stored as given.
     case simple(() -> Value)
@@ -88,6 +89,7 @@ enum Factory<Value> {
 }
 
 /// A factory that takes arguments, reading them from an ``ArgumentPack`` of its `tupleType`.
+@usableFromInline
 struct ArgumentsFactory<Value> {
     let tupleType: any Any.Type
     let call: (Resolver, UnsafeRawPointer) throws -> Value
@@ -118,11 +120,12 @@ struct RegistrationSource {
 }
 
 /// The entry a registration creates for its own type.
+@usableFromInline
 final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Sendable {
     let source: RegistrationSource
-    let lifetime: Lifetime
-    let factory: Factory<Value>
-    let onResolve: ((Value, Resolver) throws -> Void)?
+    @usableFromInline let lifetime: Lifetime
+    @usableFromInline let factory: Factory<Value>
+    @usableFromInline let onResolve: ((Value, Resolver) throws -> Void)?
     var dependencies: [Key] = []
     var isConstructing = false
 
