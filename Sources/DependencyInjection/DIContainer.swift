@@ -95,17 +95,17 @@ extension DIContainer {
     /// Registers on ``current``, throwing instead of trapping; on error nothing changes.
     ///
     ///     try DIContainer.tryRegister(Shared(Engine(), as: Router.self)) // Engine is no Router: throws
-    public static func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws(ResolutionError) {
+    public static func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws {
         try current.tryRegister(registrations())
     }
 
     /// Registers one registration on ``current``, throwing instead of trapping.
-    public static func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
+    public static func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
         try current.tryRegister(registration)
     }
 
     /// Registers a module on ``current``, throwing instead of trapping.
-    public static func tryRegister(_ module: Module) throws(ResolutionError) {
+    public static func tryRegister(_ module: Module) throws {
         try current.tryRegister(module)
     }
 
@@ -116,23 +116,28 @@ extension DIContainer {
 
     /// Registers one registration; traps on a registration error.
     public func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        do { try tryRegister(registration) } catch { Self.fail(error) }
+        do { try install(registration) } catch { Self.fail(error) }
     }
 
     /// Registers a module; traps on a registration error.
     public func register(_ module: Module) {
-        do { try tryRegister(module) } catch { Self.fail(error) }
+        do { try install(module) } catch { Self.fail(error) }
     }
 
     /// Registers everything the builder lists, throwing instead of trapping.
-    public func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws(ResolutionError) {
+    public func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws {
         try tryRegister(registrations())
     }
 
     /// Registers one registration, throwing instead of trapping.
-    public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
+    public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
+        try install(registration)
+    }
+
+    /// Installs one registration: the path behind `register(Shared(…))`.
+    func install<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
         // An eager registration may need rolling back: it takes the module path.
-        guard !registration.isEager else { return try tryRegister(Module(registration)) }
+        guard !registration.isEager else { return try install(Module(registration)) }
         // Otherwise nothing can fail after the check, so it is installed directly: no module
         // array, no existential box, no generic collection code to instantiate.
         let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
@@ -140,18 +145,25 @@ extension DIContainer {
             bootstrapIfNeeded()
             if let problem = registration.problem() { throw problem }
             var replaced: [AnyEntry] = []
-            _ = registration.install(into: &state.pointee.table, replaced: &replaced)
+            let root = registration.install(into: &state.pointee.table, replaced: &replaced)
+            state.pointee.installedCount += 1
+            root.sequence = state.pointee.installedCount
             return replaced
         }
         // Replaced entries (and the instances they kept) are released outside the lock.
         withExtendedLifetime(replaced) {}
     }
 
-    /// Registers a module, throwing instead of trapping.
+    /// Registers a module, throwing a ``ResolutionError`` instead of trapping.
     ///
     /// Every registration is checked before any is installed, and `eager()` registrations are
     /// made once all are installed; if anything fails, the container is left as it was.
-    public func tryRegister(_ module: Module) throws(ResolutionError) {
+    public func tryRegister(_ module: Module) throws {
+        try install(module)
+    }
+
+    /// The registration path behind every API that takes a module.
+    func install(_ module: Module) throws(ResolutionError) {
         let plans = module.plans
         let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
             try refuseMutationDuringResolution("register")
@@ -166,6 +178,8 @@ extension DIContainer {
             var eager: [any RootRegistration] = []
             for plan in plans {
                 let root = plan.install(into: &state.pointee.table, replaced: &replaced)
+                state.pointee.installedCount += 1
+                root.sequence = state.pointee.installedCount
                 if plan.isEager { eager.append(root) }
             }
             do throws(ResolutionError) {
@@ -234,14 +248,14 @@ extension DIContainer {
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
-    public static func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
+    public static func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         try current.tryResolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments from ``current``, throwing instead of trapping.
     public static func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
-    ) throws(ResolutionError) -> T {
+    ) throws -> T {
         try current.tryResolve(type, name: name, arguments: arguments)
     }
 
@@ -298,7 +312,7 @@ extension DIContainer {
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        do { return try tryResolve(type, name: name, arguments: arguments) } catch { Self.fail(error) }
+        do { return try resolveWithArguments(type, name: name, arguments: arguments) } catch { Self.fail(error) }
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -308,13 +322,20 @@ extension DIContainer {
     ///     } catch {
     ///         print(error)   // the type, the name, the resolution path and a hint
     ///     }
-    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
+    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         try queue.sync { () throws(ResolutionError) -> T in try resolveLocked(Key(T.self, name: name)) }
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+    ) throws -> T {
+        try resolveWithArguments(type, name: name, arguments: arguments)
+    }
+
+    @usableFromInline
+    func resolveWithArguments<T, each Argument>(
+        _ type: T.Type, name: String?, arguments: () -> (repeat each Argument)
     ) throws(ResolutionError) -> T {
         let values = arguments()
         return try withUnsafePointer(to: values) { (pointer) throws(ResolutionError) -> T in
@@ -322,8 +343,8 @@ extension DIContainer {
             return try queue.sync { () throws(ResolutionError) -> T in
                 let key = Key(T.self, name: name)
                 bootstrapIfNeeded()
-                guard let (owner, provider) = lookup(key, as: T.self) else { throw missing(key) }
                 recordDependency(on: key)
+                guard let (owner, provider) = lookup(key, as: T.self) else { throw missing(key) }
                 return try owner.inQueue { () throws(ResolutionError) -> T in
                     try provider.provide(in: owner, requested: provider, arguments: pack)
                 }
@@ -345,16 +366,18 @@ extension DIContainer {
             return try owner.inQueue { () throws(ResolutionError) -> T in try provider.provide(in: owner, requested: provider, arguments: nil) }
         }
         if let optional = T.self as? any OptionalResolvable.Type {
-            recordDependency(on: key)
             // `T` is the optional type itself, so the cast back cannot fail.
             if let value = try optional.resolveIfRegistered(in: self, name: key.name) as? T { return value }
         }
+        // Recorded too, so the dependency graph shows what is missing.
+        recordDependency(on: key)
         throw missing(key)
     }
 
     /// Resolves `Wrapped` if this container or an ancestor registers it; `nil` otherwise.
     func resolveIfRegistered<Wrapped>(_ key: Key, as type: Wrapped.Type) throws(ResolutionError) -> Wrapped? {
         guard let (owner, provider) = lookup(key, as: Wrapped.self) else { return nil }
+        recordDependency(on: key)
         if let value = provider.fastValue { return value }
         return try owner.inQueue { () throws(ResolutionError) -> Wrapped in try provider.provide(in: owner, requested: provider, arguments: nil) }
     }
@@ -551,11 +574,17 @@ extension DIContainer {
     /// A copy with the same registrations (after `registerDependencies()` has run) and no
     /// instances; its ancestors are copied too, so nothing it makes reaches the source.
     func isolatedCopy() -> DIContainer {
+        var roots: [ObjectIdentifier: AnyEntry] = [:]
+        return isolatedCopy(roots: &roots)
+    }
+
+    /// `isolatedCopy()`, also filling `roots`: each source root's identity to its copy.
+    func isolatedCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> DIContainer {
         queue.sync {
             bootstrapIfNeeded()
             let copy = DIContainer(parent: parent?.isolatedCopy(), bootstraps: false)
             copy.state.pointee.bootstrapsAfterReset = state.pointee.bootstrapsAfterReset
-            var roots: [ObjectIdentifier: AnyEntry] = [:]
+            copy.state.pointee.installedCount = state.pointee.installedCount
             for entry in state.pointee.table.entries {
                 copy.state.pointee.table.set(entry.freshCopy(roots: &roots), for: entry.key)
             }

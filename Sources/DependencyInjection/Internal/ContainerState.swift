@@ -21,6 +21,8 @@ struct ContainerState {
     var frames: [Frame] = []
     /// Entries that keep a `Graph` instance for the top-level resolution in progress.
     var graphEntries: [any RootRegistration] = []
+    /// How many registrations were installed, for ordering listings.
+    var installedCount = 0
     /// Whether `reset()` arms `registerDependencies()` again (`shared`, and copies made from it).
     var bootstrapsAfterReset: Bool
 

@@ -10,7 +10,10 @@
 ///     }
 ///
 /// Registering again for a type, or for one of its aliases, replaces that one slot.
-public struct Registration<Value, Scope: DependencyLifetime> {
+///
+/// A registration is an immutable value and `Sendable`, like ``Module``: its factory runs under
+/// the lock of the container that resolves it, whatever the factory captures.
+public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
     let factory: Factory<Value>
     var name: String?
     var isEager = false
@@ -63,7 +66,7 @@ public struct Registration<Value, Scope: DependencyLifetime> {
     ///     Shared { resolve in RouterImpl(config: resolve()) }
     ///     Shared { resolve in try ConfiguredRouter(config: resolve.tryResolve()) }
     ///
-    /// A throwing factory's error reaches ``DIContainer/tryResolve(_:name:)`` as a
+    /// A throwing factory's error reaches ``DIContainer/tryResolve(_:name:)-swift.type.method`` as a
     /// ``ResolutionError`` that keeps the original error.
     public init<each Alias>(
         _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
