@@ -312,7 +312,34 @@ extension DIContainer {
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        do { return try resolveWithArguments(type, name: name, arguments: arguments) } catch { Self.fail(error) }
+        let values = arguments()
+        // Fast path, specialized in the caller's module: an unnamed `New` of this container
+        // whose factory takes exactly these argument types, called with a pointer to them.
+        queue.lock()
+        if name == nil, !state.pointee.needsBootstrap,
+            let entry = state.pointee.table.entry(for: ObjectIdentifier(T.self)),
+            // `RootEntry` is final, so an exact class match proves the downcast.
+            ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(RootEntry<T>.self)
+        {
+            let root = unsafeDowncast(entry, to: RootEntry<T>.self)
+            if root.lifetime == .new, root.onResolve == nil, case .arguments(let factory) = root.factory,
+                ObjectIdentifier(factory.tupleType) == ObjectIdentifier((repeat each Argument).self),
+                let frame = enterFactory(of: entry)
+            {
+                do {
+                    let value = try withUnsafePointer(to: values) { pointer in
+                        try factory.call(Resolver(self), UnsafeRawPointer(pointer))
+                    }
+                    leaveFactory(of: entry, frame)
+                    queue.unlock()
+                    return value
+                } catch {
+                    failInFactory(of: entry, frame, error)
+                }
+            }
+        }
+        queue.unlock()
+        do { return try resolveWithArguments(type, name: name, arguments: { values }) } catch { Self.fail(error) }
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.

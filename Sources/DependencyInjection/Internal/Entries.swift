@@ -103,8 +103,8 @@ enum Factory<Value> {
 /// A factory that takes arguments, reading them from an ``ArgumentPack`` of its `tupleType`.
 @usableFromInline
 struct ArgumentsFactory<Value> {
-    let tupleType: any Any.Type
-    let call: (Resolver, UnsafeRawPointer) throws -> Value
+    @usableFromInline let tupleType: any Any.Type
+    @usableFromInline let call: (Resolver, UnsafeRawPointer) throws -> Value
 
     init<each Argument>(_ function: @escaping (Resolver, repeat each Argument) throws -> Value) {
         tupleType = (repeat each Argument).self
