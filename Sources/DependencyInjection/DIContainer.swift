@@ -413,9 +413,16 @@ extension DIContainer {
     func lookup<T>(_ key: Key, as type: T.Type) -> (DIContainer, Provider<T>)? {
         var container: DIContainer? = self
         while let candidate = container {
-            let entry = candidate === self
-                ? state.pointee.table.entry(for: key)
-                : candidate.queue.sync { candidate.state.pointee.table.entry(for: key) }
+            let entry: AnyEntry?
+            if candidate === self {
+                entry = state.pointee.table.entry(for: key)
+            } else {
+                // An ancestor (`shared`, say) may not have run its registerDependencies() yet.
+                entry = candidate.queue.sync {
+                    candidate.bootstrapIfNeeded()
+                    return candidate.state.pointee.table.entry(for: key)
+                }
+            }
             // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
             if let entry { return (candidate, unsafeDowncast(entry, to: Provider<T>.self)) }
             container = candidate.parent

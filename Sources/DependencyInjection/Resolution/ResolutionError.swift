@@ -167,7 +167,7 @@ extension DIContainer {
         }
         let requested = key.typeName
         let rootTypes = roots.map(\.key.type)
-        let conforming = Set(rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) }.map(TypeName.of))
+        let conforming = Set(rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of))
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
         return ResolutionError(
             reason: .missingRegistration, key: key, path: state.pointee.path + [key.displayName],

@@ -1,0 +1,156 @@
+import DependencyInjection
+import Testing
+
+// Factories that take arguments, supplied at resolution.
+
+private final class Ten {
+    let values: [Int]
+    init(_ values: [Int]) { self.values = values }
+}
+
+private final class Mixed {
+    let text: String
+    init(_ text: String) { self.text = text }
+}
+
+@Suite struct ArgumentTests {
+    @Test func oneArgumentReachesTheFactory() {
+        let box = DIContainer()
+        box.register { New({ _, id in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self) }
+        #expect(box.resolve(ViewModelProtocol.self, arguments: { "id_goes_here" }).id == "id_goes_here")
+    }
+
+    @Test func severalArgumentsOfDifferentTypesArriveInOrder() {
+        let box = DIContainer()
+        box.register { New { _, a, b, c in Presenter(a, b, c) as PresenterProtocol } }
+        #expect(
+            box.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
+                == "argument 1|23|argument 3")
+    }
+
+    @Test func tenArgumentsWork() {
+        let box = DIContainer()
+        box.register {
+            New { (_, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int, i: Int, j: Int) in
+                Ten([a, b, c, d, e, f, g, h, i, j])
+            }
+        }
+        let ten = box.resolve(Ten.self) { (1, 2, 3, 4, 5, 6, 7, 8, 9, 10) }
+        #expect(ten.values == Array(1...10))
+    }
+
+    @Test func twelveArgumentsOfMixedTypesWork() {
+        let box = DIContainer()
+        box.register {
+            New {
+                (
+                    _, a: Int, b: String, c: Double, d: Bool, e: Int, f: String, g: [Int], h: Int?, i: Int, j: String,
+                    k: Character, l: UInt8
+                ) in
+                Mixed("\(a)\(b)\(c)\(d)\(e)\(f)\(g)\(h ?? 0)\(i)\(j)\(k)\(l)")
+            }
+        }
+        let mixed = box.resolve(Mixed.self) {
+            (1, "b", 2.5, true, 5, "f", [7], Int?.some(8), 9, "j", Character("k"), UInt8(12))
+        }
+        #expect(mixed.text == "1b2.5true5f[7]89jk12")
+    }
+
+    @Test func newMakesOneInstancePerCallWithThatCallsArguments() {
+        let box = DIContainer()
+        box.register { New { (_, id: String) in ConcreteViewModel(id: id) } }
+        let first = box.resolve(ConcreteViewModel.self, arguments: { "1" })
+        let second = box.resolve(ConcreteViewModel.self, arguments: { "2" })
+        #expect(first !== second)
+        #expect([first.id, second.id] == ["1", "2"])
+    }
+
+    @Test func argumentFactoryResolvesFurtherDependencies() {
+        let box = DIContainer()
+        box.register {
+            Shared(AppConfigurationImpl() as AppConfiguration)
+            New { (resolve, id: String) in ConcreteViewModel(id: id + "@" + resolve(AppConfiguration.self).environment)
+            }
+        }
+        #expect(box.resolve(ConcreteViewModel.self, arguments: { "42" }).id == "42@production")
+    }
+
+    @Test func argumentsPassThroughTheResolverOfAnotherFactory() {
+        let box = DIContainer()
+        box.register {
+            New { (_, id: String) in ConcreteViewModel(id: id) }
+            New { resolve in Pair(resolve(ConcreteViewModel.self, arguments: { "inner" }), 0) }
+        }
+        #expect(box.resolve(Pair<ConcreteViewModel, Int>.self).first.id == "inner")
+    }
+
+    @Test func tryResolveWithArgumentsReturnsTheInstance() throws {
+        let box = DIContainer()
+        box.register { New { (_, id: String) in ConcreteViewModel(id: id) } }
+        #expect(try box.tryResolve(ConcreteViewModel.self, arguments: { "ok" }).id == "ok")
+    }
+}
+
+@Suite struct ArgumentMismatchTests {
+    private func container() -> DIContainer {
+        let box = DIContainer()
+        box.register {
+            New { (_, id: String) in ConcreteViewModel(id: id) }
+            New { (_, a: String, b: Int, c: String) in Presenter(a, b, c) }
+            Shared(Engine.init)
+        }
+        return box
+    }
+
+    @Test func wrongArgumentTypeNamesExpectedAndReceived() throws {
+        let error = try #require(throws: ResolutionError.self) {
+            try container().tryResolve(ConcreteViewModel.self, arguments: { 42 })
+        }
+        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "(Int)"))
+        #expect(
+            error.description.hasPrefix(
+                "Wrong arguments for 'ConcreteViewModel' (name: nil): expected (String), received (Int)."))
+    }
+
+    @Test func wrongArgumentCountNamesExpectedAndReceived() throws {
+        let error = try #require(throws: ResolutionError.self) {
+            try container().tryResolve(Presenter.self) { ("a", 1) }
+        }
+        #expect(error.reason == .argumentMismatch(expected: "(String, Int, String)", received: "(String, Int)"))
+    }
+
+    @Test func argumentsInTheWrongOrderAreAMismatch() throws {
+        let error = try #require(throws: ResolutionError.self) {
+            try container().tryResolve(Presenter.self) { (1, "a", "b") }
+        }
+        #expect(error.reason == .argumentMismatch(expected: "(String, Int, String)", received: "(Int, String, String)"))
+    }
+
+    @Test func noArgumentsForAFactoryThatNeedsThem() throws {
+        let error = try #require(throws: ResolutionError.self) { try container().tryResolve(ConcreteViewModel.self) }
+        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "no arguments"))
+    }
+
+    @Test func argumentsForAFactoryThatTakesNone() throws {
+        let error = try #require(throws: ResolutionError.self) {
+            try container().tryResolve(Engine.self, arguments: { "unexpected" })
+        }
+        #expect(error.reason == .argumentMismatch(expected: "no arguments", received: "(String)"))
+        #expect(error.description.contains("To fix, resolve it without arguments: DIContainer.resolve(Engine.self)."))
+    }
+
+    @Test func mismatchInsideAFactoryCarriesThePath() throws {
+        let box = container()
+        box.register {
+            Shared { resolve in try Pair(resolve.tryResolve(ConcreteViewModel.self, arguments: { 1 }), 0) }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Pair<ConcreteViewModel, Int>.self) }
+        #expect(error.path == ["Pair<ConcreteViewModel, Int>", "ConcreteViewModel"])
+    }
+
+    @Test func aMismatchLeavesTheRegistrationUsable() throws {
+        let box = container()
+        _ = try? box.tryResolve(ConcreteViewModel.self, arguments: { 42 })
+        #expect(try box.tryResolve(ConcreteViewModel.self, arguments: { "fine" }).id == "fine")
+    }
+}

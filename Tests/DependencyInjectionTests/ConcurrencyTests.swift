@@ -1,0 +1,249 @@
+import DependencyInjection
+import Foundation
+import Testing
+
+// Many threads registering and resolving at once: nothing made twice, nothing deadlocks.
+
+/// Runs `work(index)` on `threads` threads released together, and waits for all of them.
+/// Returns false if they have not finished after `timeout` seconds (a deadlock), so the test
+/// fails instead of hanging.
+private func runTogether(threads: Int, timeout: TimeInterval = 60, _ work: @escaping @Sendable (Int) -> Void) -> Bool {
+    let gate = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<threads {
+        done.enter()
+        let thread = Thread {
+            gate.wait()
+            work(index)
+            done.leave()
+        }
+        thread.start()
+    }
+    for _ in 0..<threads { gate.signal() }
+    return done.wait(timeout: .now() + timeout) == .success
+}
+
+/// Burns a little time inside a factory, to widen the window in which a second thread could
+/// make a second instance.
+private func busyWork() {
+    var value = 0
+    for step in 0..<20_000 { value &+= step }
+    precondition(value != 1)
+}
+
+private final class SlowService {
+    init(_ made: Tally) {
+        made.increment()
+        busyWork()
+    }
+}
+
+private final class Leaf {}
+private final class Middle {
+    @Inject var leaf: Leaf
+    init() {}
+}
+private final class Top {
+    @Inject var middle: Middle
+    @LazyInject var lazyLeaf: Leaf
+    init() {}
+}
+
+private final class Scope {}
+private final class ScopeUser {
+    let scope: Scope
+    init(scope: Scope) { self.scope = scope }
+}
+
+private final class LazyCountedHolder: @unchecked Sendable {
+    @LazyInject var service: SlowService
+    init() {}
+}
+
+@Suite struct ConcurrencyTests {
+    @Test func sharedIsMadeOnceUnderContention() {
+        let made = Tally()
+        let seen = IdentitySet()
+        let box = DIContainer()
+        box.register { Shared(SlowService(made)) }
+        let finished = runTogether(threads: 32) { _ in
+            for _ in 0..<50 { seen.insert(box.resolve(SlowService.self)) }
+        }
+        #expect(finished)
+        #expect(made.value == 1)
+        #expect(seen.count == 1)
+    }
+
+    @Test func sharedReachedThroughAliasesIsMadeOnceUnderContention() {
+        let made = Tally()
+        let seen = IdentitySet()
+        let box = DIContainer()
+        box.register {
+            Shared(
+                { _ in
+                    made.increment()
+                    busyWork()
+                    return RouterImpl()
+                }, as: Router.self, DeeplinkHandler.self)
+        }
+        let finished = runTogether(threads: 24) { index in
+            for _ in 0..<50 {
+                switch index % 3 {
+                case 0: seen.insert(box.resolve(Router.self))
+                case 1: seen.insert(box.resolve(DeeplinkHandler.self))
+                default: seen.insert(box.resolve(RouterImpl.self))
+                }
+            }
+        }
+        #expect(finished)
+        #expect(made.value == 1)
+        #expect(seen.count == 1)
+    }
+
+    @Test func lazyInjectFirstAccessFromManyThreadsResolvesOnce() {
+        let made = Tally()
+        let seen = IdentitySet()
+        let box = DIContainer()
+        box.register { New(SlowService(made)) }
+        let holder = box.activate { LazyCountedHolder() }
+        let finished = runTogether(threads: 32) { _ in
+            seen.insert(holder.service)
+        }
+        #expect(finished)
+        #expect(made.value == 1)
+        #expect(seen.count == 1)
+    }
+
+    @Test func nestedResolutionThroughWrappersNeverDeadlocks() {
+        let box = DIContainer()
+        box.register {
+            Shared(Leaf.init)
+            New(Middle())
+            New(Top())
+        }
+        let leaves = IdentitySet()
+        let finished = runTogether(threads: 16) { _ in
+            for _ in 0..<50 {
+                let top = box.resolve(Top.self)
+                leaves.insert(top.middle.leaf)
+                leaves.insert(top.lazyLeaf)
+            }
+        }
+        #expect(finished)
+        #expect(leaves.count == 1)
+    }
+
+    @Test func registeringAndResolvingAtOnceLosesNothing() {
+        let box = DIContainer()
+        box.register { Shared(Leaf.init) }
+        let leaves = IdentitySet()
+        let finished = runTogether(threads: 16) { index in
+            for step in 0..<50 {
+                if index.isMultiple(of: 2) {
+                    box.register { Shared(Engine.init).named("\(index)-\(step)") }
+                } else {
+                    leaves.insert(box.resolve(Leaf.self))
+                }
+            }
+        }
+        #expect(finished)
+        #expect(leaves.count == 1)
+        let missing = (0..<16).filter { $0.isMultiple(of: 2) }.flatMap { index in
+            (0..<50).filter { step in box.resolve(Engine?.self, name: "\(index)-\(step)") == nil }
+        }
+        #expect(missing.isEmpty)
+    }
+
+    @Test func replacingARegistrationWhileOthersResolveItIsSafe() {
+        let box = DIContainer()
+        box.register { Shared(MemoryStore() as Store) }
+        let kinds = Tally()
+        let finished = runTogether(threads: 8) { index in
+            for _ in 0..<100 {
+                if index == 0 {
+                    box.register { Shared(PostgresStore() as Store) }
+                    box.register { Shared(MemoryStore() as Store) }
+                } else {
+                    let kind = box.resolve(Store.self).kind
+                    if kind == "memory" || kind == "postgres" { kinds.increment() }
+                }
+            }
+        }
+        #expect(finished)
+        #expect(kinds.value == 7 * 100)
+    }
+
+    @Test func childAndParentResolvingAtOnceMakeTheParentsSharedOnce() {
+        let made = Tally()
+        let seen = IdentitySet()
+        let parent = DIContainer()
+        parent.register { Shared(SlowService(made)) }
+        let child = DIContainer(parent: parent)
+        child.register { New { resolve in Pair(resolve(SlowService.self), 0) } }
+        let finished = runTogether(threads: 16) { index in
+            for _ in 0..<50 {
+                if index.isMultiple(of: 2) {
+                    seen.insert(parent.resolve(SlowService.self))
+                } else {
+                    seen.insert(child.resolve(Pair<SlowService, Int>.self).first)
+                }
+            }
+        }
+        #expect(finished)
+        #expect(made.value == 1)
+        #expect(seen.count == 1)
+    }
+
+    @Test func graphStaysPerResolutionUnderContention() {
+        let box = DIContainer()
+        box.register {
+            Graph(Scope.init)
+            New { resolve in ScopeUser(scope: resolve()) }
+            New { resolve in Pair(resolve(ScopeUser.self), resolve(ScopeUser.self)) }
+        }
+        let scopes = IdentitySet()
+        let mixed = Tally()
+        let finished = runTogether(threads: 16) { _ in
+            for _ in 0..<50 {
+                let pair = box.resolve(Pair<ScopeUser, ScopeUser>.self)
+                if pair.first.scope !== pair.second.scope { mixed.increment() }
+                scopes.insert(pair.first.scope)
+            }
+        }
+        #expect(finished)
+        #expect(mixed.value == 0)
+        #expect(scopes.count == 16 * 50)
+    }
+
+    @Test func aFactoryThatHopsThroughAnotherQueueStillReenters() {
+        let box = DIContainer()
+        let hop = DispatchQueue(label: "hop")
+        box.register {
+            Shared(Leaf.init)
+            New { resolve in hop.sync { Pair(resolve(Leaf.self), 0) } }
+        }
+        let finished = runTogether(threads: 4) { _ in
+            for _ in 0..<20 { _ = box.resolve(Pair<Leaf, Int>.self) }
+        }
+        #expect(finished)
+    }
+
+    @Test func activateIsolatesConcurrentTasks() async {
+        let mismatches = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    let box = DIContainer()
+                    box.register { New({ _ in ConcreteViewModel(id: "\(index)") }, as: ViewModelProtocol.self) }
+                    return await box.activate { () async -> Bool in
+                        await Task.yield()
+                        return DIContainer.resolve(ViewModelProtocol.self).id == "\(index)"
+                    }
+                }
+            }
+            var mismatches = 0
+            for await matched in group where !matched { mismatches += 1 }
+            return mismatches
+        }
+        #expect(mismatches == 0)
+    }
+}

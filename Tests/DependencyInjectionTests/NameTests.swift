@@ -1,0 +1,89 @@
+import DependencyInjection
+import Testing
+
+// Several registrations of one type, told apart by name.
+
+@Suite struct NameTests {
+    private func stores() -> DIContainer {
+        let box = DIContainer()
+        box.register {
+            Shared(PostgresStore.init, as: Store.self).named("primary")
+            Shared(MemoryStore.init, as: Store.self).named("cache")
+        }
+        return box
+    }
+
+    @Test func eachNameResolvesItsOwnRegistration() {
+        let box = stores()
+        #expect(box.resolve(Store.self, name: "primary").kind == "postgres")
+        #expect(box.resolve(Store.self, name: "cache").kind == "memory")
+        #expect(box.resolve(Store.self, name: "cache") === box.resolve(Store.self, name: "cache"))
+    }
+
+    @Test func theNameAppliesToTheImplementationTypeToo() {
+        let box = stores()
+        #expect(box.resolve(PostgresStore.self, name: "primary") === box.resolve(Store.self, name: "primary"))
+        #expect(box.resolve(PostgresStore?.self) == nil)
+    }
+
+    @Test func unnamedAndNamedRegistrationsOfOneTypeCoexist() {
+        let box = stores()
+        box.register(Shared(MemoryStore() as Store))
+        let unnamed = box.resolve(Store.self)
+        #expect(unnamed !== box.resolve(Store.self, name: "cache"))
+        #expect(box.resolve(Store.self, name: "primary").kind == "postgres")
+    }
+
+    @Test func unnamedResolveDoesNotFallBackToANamedRegistration() throws {
+        let error = try #require(throws: ResolutionError.self) { try stores().tryResolve(Store.self) }
+        #expect(error.reason == .missingRegistration)
+        #expect(error.name == nil)
+        #expect(error.registeredNames == ["cache", "primary"])
+    }
+
+    @Test func unnamedOptionalIgnoresNamedRegistrations() {
+        #expect(stores().resolve(Store?.self) == nil)
+    }
+
+    @Test func namedOptionalResolvesItsName() {
+        let box = stores()
+        #expect(box.resolve(Store?.self, name: "cache")?.kind == "memory")
+        #expect(box.resolve(Store?.self, name: "archive") == nil)
+    }
+
+    @Test func unknownNameListsTheRegisteredNames() throws {
+        let error = try #require(throws: ResolutionError.self) { try stores().tryResolve(Store.self, name: "archive") }
+        #expect(error.name == "archive")
+        #expect(error.description.hasPrefix("No registration for 'Store' (name: \"archive\")."))
+        #expect(error.description.contains("Registered names for 'Store': \"cache\", \"primary\"."))
+        #expect(error.description.contains(".named(\"archive\")"))
+    }
+
+    @Test func replacingANamedRegistrationLeavesOtherNamesAlone() {
+        let box = stores()
+        let cache = box.resolve(Store.self, name: "cache")
+        box.register(New(MemoryStore() as Store).named("primary"))
+        #expect(box.resolve(Store.self, name: "primary").kind == "memory")
+        #expect(box.resolve(Store.self, name: "cache") === cache)
+    }
+
+    @Test func namesReachFactoriesThroughTheResolver() {
+        let box = stores()
+        box.register {
+            New { resolve in Pair(resolve(Store.self, name: "primary"), resolve(Store.self, name: "cache")) }
+        }
+        let pair = box.resolve(Pair<Store, Store>.self)
+        #expect(pair.first.kind == "postgres")
+        #expect(pair.second.kind == "memory")
+    }
+
+    @Test func namedParameterizedRegistrationsAreSeparate() {
+        let box = DIContainer()
+        box.register {
+            New { (_, id: String) in ConcreteViewModel(id: "a-" + id) }.named("a")
+            New { (_, id: String) in ConcreteViewModel(id: "b-" + id) }.named("b")
+        }
+        #expect(box.resolve(ConcreteViewModel.self, name: "a", arguments: { "1" }).id == "a-1")
+        #expect(box.resolve(ConcreteViewModel.self, name: "b", arguments: { "1" }).id == "b-1")
+    }
+}
