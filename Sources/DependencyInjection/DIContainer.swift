@@ -232,6 +232,17 @@ extension DIContainer {
                 $0.resolve(type, name: name)
             }
         }
+        // Until anything binds a container to a task, `current` is `shared`: the flag that says
+        // so is read under `shared`'s own lock, the one this resolve takes anyway, which spares
+        // the task-local lookup (a third of a cached resolve). Another container is never
+        // resolved from while `shared`'s lock is held here, so no lock-order inversion.
+        let shared = Self.shared
+        shared.queue.lock()
+        if !shared.state.pointee.taskBindingMayExist {
+            defer { shared.queue.unlock() }
+            return shared.resolveHoldingQueue(type, name: name)
+        }
+        shared.queue.unlock()
         if let bound = boundContainer.get() { return bound.resolve(type, name: name) }
         return shared.resolve(type, name: name)
     }
@@ -264,6 +275,12 @@ extension DIContainer {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
         queue.lock()
         defer { queue.unlock() }
+        return resolveHoldingQueue(type, name: name)
+    }
+
+    /// The body of ``resolve(_:name:)``, called with the queue held.
+    @inlinable
+    func resolveHoldingQueue<T>(_ type: T.Type, name: String?) -> T {
         // Fast paths, specialized in the caller's module: an unnamed registration of this
         // container that is a made `Shared` instance, or a `New` whose factory can be called
         // directly. Anything else (names, parents, other lifetimes, errors) takes the one
@@ -545,6 +562,7 @@ extension DIContainer {
     /// The binding is task-local: other tasks and threads are unaffected.
     public func activate<R>(_ operation: () throws -> R) rethrows -> R {
         // A factory running on this thread would otherwise take precedence over the binding.
+        Self.shared.noteTaskBinding()
         let previous = ThreadScope.exchangeRunningContainer(nil)
         defer { ThreadScope.restoreRunningContainer(previous) }
         return try Self.boundContainer.withValue(self, operation: operation)
@@ -554,7 +572,14 @@ extension DIContainer {
     public func activate<R>(
         isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> R
     ) async rethrows -> R {
-        try await Self.boundContainer.withValue(self, operation: operation)
+        Self.shared.noteTaskBinding()
+        return try await Self.boundContainer.withValue(self, operation: operation)
+    }
+
+    /// Records on `shared` that a task may have a bound container from now on; set before the
+    /// first binding and never cleared (a task that inherited a binding can outlive its scope).
+    func noteTaskBinding() {
+        queue.sync { state.pointee.taskBindingMayExist = true }
     }
 }
 
