@@ -106,6 +106,7 @@ struct ArgumentsFactory<Value> {
     @usableFromInline let tupleType: any Any.Type
     @usableFromInline let call: (Resolver, UnsafeRawPointer) throws -> Value
 
+    @inlinable
     init<each Argument>(_ function: @escaping (Resolver, repeat each Argument) throws -> Value) {
         tupleType = (repeat each Argument).self
         call = { resolver, pointer in

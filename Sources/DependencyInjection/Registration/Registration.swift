@@ -22,7 +22,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     let fileID: String
     let line: Int
 
-    private init(
+    @usableFromInline
+    init(
         factory: Factory<Value>, aliases: [AliasInstaller<Value>], fileID: String, line: Int
     ) {
         self.factory = factory
@@ -31,7 +32,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.line = line
     }
 
-    private static func installers<each Alias>(_ aliases: repeat (each Alias).Type) -> [AliasInstaller<Value>] {
+    @usableFromInline
+    static func installers<each Alias>(_ aliases: repeat (each Alias).Type) -> [AliasInstaller<Value>] {
         var installers: [AliasInstaller<Value>] = []
         repeat installers.append(AliasInstaller(Value.self, as: each aliases))
         return installers
@@ -104,6 +106,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     /// Any number of arguments of any types works; resolving with other argument types is a
     /// ``ResolutionError`` naming the expected and the received types.
+    @inlinable  // so the closure that reads the arguments is specialized where the types are known
     public init<First, each Rest, each Alias>(
         _ make: @escaping (Resolver, First, repeat each Rest) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
@@ -176,6 +179,7 @@ extension Registration: RegistrationPlan {
 }
 
 /// Installs one alias of a registration: checks conformance up front and makes the alias entry.
+@usableFromInline
 struct AliasInstaller<Value> {
     let type: any Any.Type
     let problem: (_ name: String?) -> ResolutionError?
