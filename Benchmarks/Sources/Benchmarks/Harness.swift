@@ -63,9 +63,9 @@ struct Measurement {
 }
 
 struct Settings {
-    var runs = 15
+    var runs = 21
     /// Each timed run lasts about this long (iterations are calibrated per variant).
-    var sampleNanoseconds: UInt64 = 8_000_000
+    var sampleNanoseconds: UInt64 = 4_000_000
     var quick = false
 
     static let quickMode = Settings(runs: 3, sampleNanoseconds: 200_000, quick: true)
