@@ -35,8 +35,9 @@ func format(_ value: Double) -> String {
 }
 
 func ratio(_ value: Double) -> String {
-    let hundredths = (value * 100).rounded() / 100
-    return "\(hundredths)x"
+    // Two decimals, or three for the small ratios to slow peers (0.003x, not 0.0x).
+    let scale = value < 0.1 ? 1000.0 : 100.0
+    return "\((value * scale).rounded() / scale)x"
 }
 
 func printTable(_ results: [(Workload, [Measurement])]) {
