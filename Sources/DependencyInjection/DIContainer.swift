@@ -475,17 +475,44 @@ extension DIContainer {
             state.pointee.frames.removeLast()
             state.pointee.depth -= 1
             if isTopLevel {
+                state.pointee.pendingActions.removeAll()
                 for entry in state.pointee.graphEntries { entry.endGraph(into: &released) }
                 state.pointee.graphEntries.removeAll(keepingCapacity: true)
                 ThreadScope.restoreRunningContainer(previous)
             }
         }
+        let value: V
         do {
-            return try body(Resolver(self))
+            value = try body(Resolver(self))
         } catch let error as ResolutionError {
             throw error
         } catch {
             throw self.error(.factoryFailed, for: requested.key, underlying: error)
+        }
+        if isTopLevel { try runPendingActions() }
+        return value
+    }
+
+    /// Queues `root`'s `onResolve` action for when the top-level resolution has made everything.
+    ///
+    /// Deferring it is what lets two services point at each other whichever is resolved first:
+    /// by the time it runs, every instance of this resolution is made and kept.
+    func afterResolution(
+        of root: any RootRegistration, requested: AnyEntry, _ action: @escaping (Resolver) throws -> Void
+    ) {
+        state.pointee.pendingActions.append(.init(root: root, requested: requested, action: action))
+    }
+
+    /// Runs queued `onResolve` actions, including those that running them queues. Queue held.
+    private func runPendingActions() throws(ResolutionError) {
+        while !state.pointee.pendingActions.isEmpty {
+            let pending = state.pointee.pendingActions.removeFirst()
+            // While its action runs, the registration counts as under construction again, so
+            // an action that needs a new instance of its own registration is a cycle.
+            let wasConstructing = pending.root.isConstructing
+            pending.root.isConstructing = true
+            defer { pending.root.isConstructing = wasConstructing }
+            try withFrame(root: pending.root, requested: pending.requested, pending.action)
         }
     }
 

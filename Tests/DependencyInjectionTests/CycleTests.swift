@@ -67,17 +67,27 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
         #expect(box.resolve(Child.self) === parent.child)
     }
 
-    @Test func postCreationInjectionWorksWhicheverSideIsResolvedFirst() {
+    @Test func postCreationInjectionWorksWhicheverSideIsResolvedFirst() throws {
         let box = DIContainer()
         box.register {
             Shared(Parent.init).onResolve { parent, resolve in parent.child = try resolve.tryResolve() }
             Shared { resolve in try Child(parent: resolve.tryResolve()) }
         }
-        withKnownIssue(
-            "Resolving Child first: Parent's onResolve runs while Child's factory is still running, so it meets Child again and reports a cycle."
-        ) {
-            let child = try box.tryResolve(Child.self)
-            #expect(child.parent.child === child)
+        // onResolve runs once the whole top-level resolution is made, so Child is kept by then.
+        let child = try box.tryResolve(Child.self)
+        #expect(child.parent.child === child)
+    }
+
+    @Test func onResolveThatNeedsANewInstanceOfItselfIsACycle() {
+        let box = DIContainer()
+        box.register {
+            New(Parent.init).onResolve { parent, resolve in parent.child = try resolve.tryResolve() }
+            New { resolve in try Child(parent: resolve.tryResolve()) }
+        }
+        #expect {
+            try box.tryResolve(Parent.self)
+        } throws: { error in
+            (error as? ResolutionError)?.reason == .dependencyCycle(cycle: ["Parent", "Child", "Parent"])
         }
     }
 

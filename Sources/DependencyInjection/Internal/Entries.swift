@@ -228,7 +228,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         return try container.withFrame(root: self, requested: requested) { resolver in
             let value = try make(resolver)
             try keep(value, in: container, requested: requested)
-            try onResolve?(value, resolver)
+            if let onResolve { container.afterResolution(of: self, requested: requested) { try onResolve(value, $0) } }
             return value
         }
     }

@@ -80,4 +80,8 @@ public typealias Weak<Value> = Registration<Value, WeakLifetime>
 /// resolving one `resolve()` call shares it, and the next top-level call gets a new one.
 ///
 ///     DIContainer.register { Graph(Session.init) }
+///
+/// The resolution is the container's that registers it: a `Graph` service registered in a
+/// parent container and reached twice through a child in one resolution is made twice (each
+/// reach is a resolution of the parent).
 public typealias Graph<Value> = Registration<Value, GraphLifetime>

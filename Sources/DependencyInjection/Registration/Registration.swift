@@ -126,13 +126,17 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         return copy
     }
 
-    /// Runs `action` after each new instance is made and kept, before it is returned.
+    /// Runs `action` for each new instance, once the resolution that made it has made
+    /// everything it needs, and before that resolution returns.
     ///
-    /// Because a `Shared` instance is already kept when `action` runs, two services can point at
-    /// each other:
+    /// By the time `action` runs, every `Shared` instance of the resolution is made and kept,
+    /// so two services can point at each other, whichever is resolved first:
     ///
     ///     Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
     ///     Shared { resolve in Child(parent: resolve()) }
+    ///
+    /// An action that needs a new instance of its own registration (a `New` on both sides) is
+    /// still a dependency cycle, reported with its path.
     public func onResolve(_ action: @escaping (Value, Resolver) throws -> Void) -> Self {
         var copy = self
         copy.onResolveAction = action

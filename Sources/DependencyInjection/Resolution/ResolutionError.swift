@@ -178,7 +178,7 @@ extension DIContainer {
     /// A cycle: `root` is being made further up the path and was reached again.
     func cycleError(reaching root: any RootRegistration, requested: AnyEntry) -> ResolutionError {
         let frames = state.pointee.frames
-        let start = frames.firstIndex { $0.root === root } ?? 0
+        let start = frames.lastIndex { $0.root === root } ?? 0
         let cycle = frames[start...].map(\.requested.key.displayName) + [requested.key.displayName]
         return ResolutionError(
             reason: .dependencyCycle(cycle: cycle), key: requested.key, path: state.pointee.path + [requested.key.displayName])
