@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Keeps a value alive and opaque to the optimizer, so the work that produced it is not removed.
@@ -121,9 +121,9 @@ final class StartedThreads: @unchecked Sendable {
     private let gate: UnsafeMutablePointer<pthread_rwlock_t>
     private let body: @Sendable (Int) -> Void
     #if canImport(Darwin)
-    private var threads: [pthread_t?] = []
+        private var threads: [pthread_t?] = []
     #else
-    private var threads: [pthread_t] = []
+        private var threads: [pthread_t] = []
     #endif
 
     private final class Job {
@@ -144,21 +144,23 @@ final class StartedThreads: @unchecked Sendable {
         for index in 0..<count {
             let job = Unmanaged.passRetained(Job(self, index)).toOpaque()
             #if canImport(Darwin)
-            var thread: pthread_t?
+                var thread: pthread_t?
             #else
-            var thread = pthread_t()
+                var thread = pthread_t()
             #endif
-            let status = pthread_create(&thread, nil, { argument in
-                #if canImport(Darwin)
-                let job = Unmanaged<Job>.fromOpaque(argument).takeRetainedValue()
-                #else
-                let job = Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue()
-                #endif
-                pthread_rwlock_rdlock(job.owner.gate)
-                pthread_rwlock_unlock(job.owner.gate)
-                job.owner.body(job.index)
-                return nil
-            }, job)
+            let status = pthread_create(
+                &thread, nil,
+                { argument in
+                    #if canImport(Darwin)
+                        let job = Unmanaged<Job>.fromOpaque(argument).takeRetainedValue()
+                    #else
+                        let job = Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue()
+                    #endif
+                    pthread_rwlock_rdlock(job.owner.gate)
+                    pthread_rwlock_unlock(job.owner.gate)
+                    job.owner.body(job.index)
+                    return nil
+                }, job)
             precondition(status == 0, "pthread_create failed (\(status))")
             threads.append(thread)
         }
@@ -168,9 +170,9 @@ final class StartedThreads: @unchecked Sendable {
     func startAndWait() {
         pthread_rwlock_unlock(gate)
         #if canImport(Darwin)
-        for thread in threads { pthread_join(thread!, nil) }
+            for thread in threads { pthread_join(thread!, nil) }
         #else
-        for thread in threads { pthread_join(thread, nil) }
+            for thread in threads { pthread_join(thread, nil) }
         #endif
         threads = []
     }

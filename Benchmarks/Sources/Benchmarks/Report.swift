@@ -1,9 +1,9 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 func machineDescription() -> String {
@@ -16,13 +16,13 @@ func machineDescription() -> String {
     }
     let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
     #if compiler(>=6.3)
-    let compiler = "Swift 6.3 or later"
+        let compiler = "Swift 6.3 or later"
     #elseif compiler(>=6.2)
-    let compiler = "Swift 6.2"
+        let compiler = "Swift 6.2"
     #elseif compiler(>=6.1)
-    let compiler = "Swift 6.1"
+        let compiler = "Swift 6.1"
     #else
-    let compiler = "Swift 6.0"
+        let compiler = "Swift 6.0"
     #endif
     return "Machine: \(field(name.sysname)) \(field(name.release)) \(field(name.machine)), "
         + "\(cores) cores online; compiler: \(compiler)"
@@ -41,7 +41,8 @@ func ratio(_ value: Double) -> String {
 }
 
 func printTable(_ results: [(Workload, [Measurement])]) {
-    print("| Workload | Implementation | median ns/op | min ns/op | × floor | DI ÷ Swinject | DI ÷ swift-dependencies |")
+    print(
+        "| Workload | Implementation | median ns/op | min ns/op | × floor | DI ÷ Swinject | DI ÷ swift-dependencies |")
     print("|---|---|---:|---:|---:|---:|---:|")
     for (workload, measurements) in results {
         let floor = measurements.first { $0.implementation == .floor }!

@@ -230,7 +230,9 @@ func resolveAmong(_ count: Int) -> Workload {
 /// Registering `count` distinct types into a fresh container (ns per registration).
 func registration(_ count: Int) -> Workload {
     let types = distinctTypes(count)
-    func batches<C>(_ implementation: Implementation, _ make: @escaping () -> C, _ register: @escaping (any DistinctType, C) -> Void)
+    func batches<C>(
+        _ implementation: Implementation, _ make: @escaping () -> C, _ register: @escaping (any DistinctType, C) -> Void
+    )
         -> Variant
     {
         Variant(implementation: implementation) { iterations in

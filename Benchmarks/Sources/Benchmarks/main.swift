@@ -1,11 +1,12 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import DependencyInjection
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 // Usage: swift run -c release --package-path Benchmarks [--quick] [--runs N] [--filter TEXT] [--no-peers]
 // --filter runs only the workloads whose name contains TEXT, --no-peers only the floor and
@@ -35,7 +36,7 @@ while let argument = arguments.popFirst() {
 }
 
 #if DEBUG
-print("Warning: a debug build; numbers mean nothing. Use `swift run -c release`.")
+    print("Warning: a debug build; numbers mean nothing. Use `swift run -c release`.")
 #endif
 print(machineDescription())
 print(
