@@ -84,7 +84,7 @@ extension DIContainer {
 
     /// Registers one registration on ``current``; traps on a registration error.
     public static func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        current.register(Module(registration))
+        current.register(registration)
     }
 
     /// Registers a module on ``current``; traps on a registration error.
@@ -101,7 +101,7 @@ extension DIContainer {
 
     /// Registers one registration on ``current``, throwing instead of trapping.
     public static func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
-        try current.tryRegister(Module(registration))
+        try current.tryRegister(registration)
     }
 
     /// Registers a module on ``current``, throwing instead of trapping.
@@ -116,7 +116,7 @@ extension DIContainer {
 
     /// Registers one registration; traps on a registration error.
     public func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        register(Module(registration))
+        do { try install(registration) } catch { Self.fail(error) }
     }
 
     /// Registers a module; traps on a registration error.
@@ -131,7 +131,27 @@ extension DIContainer {
 
     /// Registers one registration, throwing instead of trapping.
     public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
-        try tryRegister(Module(registration))
+        try install(registration)
+    }
+
+    /// Installs one registration: the path behind `register(Shared(…))`.
+    func install<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
+        // An eager registration may need rolling back: it takes the module path.
+        guard !registration.isEager else { return try install(Module(registration)) }
+        // Otherwise nothing can fail after the check, so it is installed directly: no module
+        // array, no existential box, no generic collection code to instantiate.
+        let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
+            try refuseMutationDuringResolution("register")
+            bootstrapIfNeeded()
+            if let problem = registration.problem() { throw problem }
+            var replaced: [AnyEntry] = []
+            let root = registration.install(into: &state.pointee.table, replaced: &replaced)
+            state.pointee.installedCount += 1
+            root.sequence = state.pointee.installedCount
+            return replaced
+        }
+        // Replaced entries (and the instances they kept) are released outside the lock.
+        withExtendedLifetime(replaced) {}
     }
 
     /// Registers a module, throwing a ``ResolutionError`` instead of trapping.
@@ -142,29 +162,30 @@ extension DIContainer {
         try install(module)
     }
 
-    /// The one registration path behind every API.
+    /// The registration path behind every API that takes a module.
     func install(_ module: Module) throws(ResolutionError) {
+        let plans = module.plans
         let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
-            if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
-            let before = state.pointee.table
+            for plan in plans {
+                if let problem = plan.problem() { throw problem }
+            }
+            // Only eager registrations can fail after installing; snapshotting the table
+            // otherwise would make every later `set` copy the whole table (quadratic).
+            let before = plans.contains { $0.isEager } ? state.pointee.table : nil
             var replaced: [AnyEntry] = []
             var eager: [any RootRegistration] = []
-            for plan in module.plans {
-                let entries = plan.makeEntries()
-                let root = entries[0].root
+            for plan in plans {
+                let root = plan.install(into: &state.pointee.table, replaced: &replaced)
                 state.pointee.installedCount += 1
                 root.sequence = state.pointee.installedCount
-                for entry in entries {
-                    if let old = state.pointee.table.set(entry, for: entry.key) { replaced.append(old) }
-                }
                 if plan.isEager { eager.append(root) }
             }
             do throws(ResolutionError) {
                 for entry in eager { try entry.probe(in: self) }
             } catch {
-                state.pointee.table = before
+                if let before { state.pointee.table = before }
                 throw error
             }
             return replaced
@@ -204,7 +225,26 @@ extension DIContainer {
     /// `Optional<T>` resolves to `nil` when `T` is not registered.
     @inlinable
     public static func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        current.resolve(type, name: name)
+        // ``current``, spelled out so that no branch retains the container it calls: the running
+        // container is kept alive by the resolve that set it, and `shared` lives for the process.
+        if let running = ThreadScope.runningContainerPointer {
+            return Unmanaged<DIContainer>.fromOpaque(running)._withUnsafeGuaranteedRef {
+                $0.resolve(type, name: name)
+            }
+        }
+        // Until anything binds a container to a task, `current` is `shared`: the flag that says
+        // so is read under `shared`'s own lock, the one this resolve takes anyway, which spares
+        // the task-local lookup (a third of a cached resolve). Another container is never
+        // resolved from while `shared`'s lock is held here, so no lock-order inversion.
+        let shared = Self.shared
+        shared.queue.lock()
+        if !shared.state.pointee.taskBindingMayExist {
+            defer { shared.queue.unlock() }
+            return shared.resolveHoldingQueue(type, name: name)
+        }
+        shared.queue.unlock()
+        if let bound = boundContainer.get() { return bound.resolve(type, name: name) }
+        return shared.resolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments from ``current``; traps on failure.
@@ -235,14 +275,51 @@ extension DIContainer {
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
         queue.lock()
         defer { queue.unlock() }
-        // Fast path: an unnamed `Shared` instance that is already made, outside any
-        // resolution (inside one, the lookup is also an edge to record).
-        if name == nil, state.pointee.depth == 0, !state.pointee.needsBootstrap,
-            let entry = state.pointee.table.entry(for: ObjectIdentifier(T.self)),
-            // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
-            let value = unsafeDowncast(entry, to: Provider<T>.self).fastValue
+        return resolveHoldingQueue(type, name: name)
+    }
+
+    /// The body of ``resolve(_:name:)``, called with the queue held.
+    @inlinable
+    func resolveHoldingQueue<T>(_ type: T.Type, name: String?) -> T {
+        // Fast paths, specialized in the caller's module: an unnamed registration of this
+        // container that is a made `Shared` instance, or a `New` whose factory can be called
+        // directly. Anything else (names, parents, other lifetimes, errors) takes the one
+        // general path, `resolveOrFail`.
+        if name == nil, !state.pointee.needsBootstrap,
+            let entry = state.pointee.table.entry(for: ObjectIdentifier(T.self))
         {
-            return value
+            // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
+            if let value = unsafeDowncast(entry, to: Provider<T>.self).fastValue {
+                // Inside a resolution the lookup is also an edge of the dependency graph.
+                if state.pointee.depth != 0 { recordDependency(on: entry.key) }
+                return value
+            }
+            // `RootEntry` is final, so an exact class match proves the downcast.
+            if ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(RootEntry<T>.self) {
+                let root = unsafeDowncast(entry, to: RootEntry<T>.self)
+                if root.lifetime == .new, root.onResolve == nil {
+                    switch root.factory {
+                    case .simple(let make):
+                        if let frame = enterFactory(of: entry) {
+                            let value = make()
+                            leaveFactory(of: entry, frame)
+                            return value
+                        }
+                    case .plain(let make):
+                        if let frame = enterFactory(of: entry) {
+                            do {
+                                let value = try make(Resolver(self))
+                                leaveFactory(of: entry, frame)
+                                return value
+                            } catch {
+                                failInFactory(of: entry, frame, error)
+                            }
+                        }
+                    default:
+                        break
+                    }
+                }
+            }
         }
         return resolveOrFail(Key(T.self, name: name))
     }
@@ -252,7 +329,34 @@ extension DIContainer {
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        do { return try resolveWithArguments(type, name: name, arguments: arguments) } catch { Self.fail(error) }
+        let values = arguments()
+        // Fast path, specialized in the caller's module: an unnamed `New` of this container
+        // whose factory takes exactly these argument types, called with a pointer to them.
+        queue.lock()
+        if name == nil, !state.pointee.needsBootstrap,
+            let entry = state.pointee.table.entry(for: ObjectIdentifier(T.self)),
+            // `RootEntry` is final, so an exact class match proves the downcast.
+            ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(RootEntry<T>.self)
+        {
+            let root = unsafeDowncast(entry, to: RootEntry<T>.self)
+            if root.lifetime == .new, root.onResolve == nil, case .arguments(let factory) = root.factory,
+                ObjectIdentifier(factory.tupleType) == ObjectIdentifier((repeat each Argument).self),
+                let frame = enterFactory(of: entry)
+            {
+                do {
+                    let value = try withUnsafePointer(to: values) { pointer in
+                        try factory.call(Resolver(self), UnsafeRawPointer(pointer))
+                    }
+                    leaveFactory(of: entry, frame)
+                    queue.unlock()
+                    return value
+                } catch {
+                    failInFactory(of: entry, frame, error)
+                }
+            }
+        }
+        queue.unlock()
+        do { return try resolveWithArguments(type, name: name, arguments: { values }) } catch { Self.fail(error) }
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -335,6 +439,7 @@ extension DIContainer {
         try queue.sync(body)
     }
 
+    @usableFromInline
     func recordDependency(on key: Key) {
         state.pointee.frames.last?.root.recordDependency(on: key)
     }
@@ -398,6 +503,54 @@ extension DIContainer {
         }
     }
 
+    /// What ``leaveFactory(of:_:)`` restores after a factory called from the inlined fast path.
+    @usableFromInline
+    struct FactoryFrame {
+        let previousRunningContainer: UnsafeMutableRawPointer?
+        let isTopLevel: Bool
+    }
+
+    /// Starts running `entry`'s factory from the inlined fast path: the bookkeeping of
+    /// ``withFrame(root:requested:_:)`` and `RootEntry.obtain`, without generic code. Returns
+    /// `nil` when the entry is already being made (a cycle), which the general path reports.
+    /// Called with the queue held.
+    @usableFromInline
+    func enterFactory(of entry: AnyEntry) -> FactoryFrame? {
+        let root = entry.root
+        if root.isConstructing { return nil }
+        recordDependency(on: entry.key)
+        root.isConstructing = true
+        let isTopLevel = state.pointee.depth == 0
+        let previous = isTopLevel ? ThreadScope.exchangeRunningContainer(self) : nil
+        state.pointee.depth += 1
+        state.pointee.frames.append(ContainerState.Frame(root: root, requested: entry))
+        return FactoryFrame(previousRunningContainer: previous, isTopLevel: isTopLevel)
+    }
+
+    /// Ends what ``enterFactory(of:)`` started, as `withFrame` ends a step.
+    @usableFromInline
+    func leaveFactory(of entry: AnyEntry, _ frame: FactoryFrame) {
+        entry.root.isConstructing = false
+        state.pointee.frames.removeLast()
+        state.pointee.depth -= 1
+        guard frame.isTopLevel else { return }
+        var released: [Any] = []
+        for graphEntry in state.pointee.graphEntries { graphEntry.endGraph(into: &released) }
+        state.pointee.graphEntries.removeAll(keepingCapacity: true)
+        ThreadScope.restoreRunningContainer(frame.previousRunningContainer)
+    }
+
+    /// Traps for a factory called from the inlined fast path that threw, with the message the
+    /// general path gives: the error describes the path while the factory's frame is current;
+    /// the frame is ended and the queue released before trapping, as when the error unwinds.
+    @usableFromInline
+    func failInFactory(of entry: AnyEntry, _ frame: FactoryFrame, _ error: any Error) -> Never {
+        let failure = (error as? ResolutionError) ?? self.error(.factoryFailed, for: entry.key, underlying: error)
+        leaveFactory(of: entry, frame)
+        queue.unlock()
+        Self.fail(failure)
+    }
+
     func keepsGraphInstance(_ entry: any RootRegistration) {
         state.pointee.graphEntries.append(entry)
     }
@@ -423,6 +576,7 @@ extension DIContainer {
     /// The binding is task-local: other tasks and threads are unaffected.
     public func activate<R>(_ operation: () throws -> R) rethrows -> R {
         // A factory running on this thread would otherwise take precedence over the binding.
+        Self.shared.noteTaskBinding()
         let previous = ThreadScope.exchangeRunningContainer(nil)
         defer { ThreadScope.restoreRunningContainer(previous) }
         return try Self.boundContainer.withValue(self, operation: operation)
@@ -432,7 +586,14 @@ extension DIContainer {
     public func activate<R>(
         isolation: isolated (any Actor)? = #isolation, _ operation: () async throws -> R
     ) async rethrows -> R {
-        try await Self.boundContainer.withValue(self, operation: operation)
+        Self.shared.noteTaskBinding()
+        return try await Self.boundContainer.withValue(self, operation: operation)
+    }
+
+    /// Records on `shared` that a task may have a bound container from now on; set before the
+    /// first binding and never cleared (a task that inherited a binding can outlive its scope).
+    func noteTaskBinding() {
+        queue.sync { state.pointee.taskBindingMayExist = true }
     }
 }
 

@@ -34,4 +34,12 @@ enum Conformance {
         func open<Impl>(_ type: Impl.Type) -> Bool? { isSubtype(Impl.self, of: Target.self) }
         return _openExistential(impl, do: open)
     }
+
+    /// Whether `type` is an `Optional`, without a protocol-conformance lookup (which scans the
+    /// conformance tables, hundreds of nanoseconds, on every registration).
+    static func isOptional(_ type: any Any.Type) -> Bool {
+        // The first word of a type's metadata is its kind; 0x202 is `Optional`'s in Swift's
+        // stable ABI. A class's first word is a kind of 0 or an isa pointer, never 0x202.
+        unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee == 0x202
+    }
 }

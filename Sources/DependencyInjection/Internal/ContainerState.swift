@@ -16,6 +16,10 @@ struct ContainerState {
     @usableFromInline var table = RegistrationTable()
     /// `registerDependencies()` has yet to run for this container.
     @usableFromInline var needsBootstrap: Bool
+    /// On `shared` only: whether any container has ever been bound to a task (`activate`,
+    /// `withOverrides`). Until then `current` is `shared` wherever no factory runs, so the static
+    /// API skips the task-local lookup. Read and written under `shared`'s queue.
+    @usableFromInline var taskBindingMayExist = false
     /// How many factories of this container are running (0 outside any resolution).
     @usableFromInline var depth = 0
     var frames: [Frame] = []

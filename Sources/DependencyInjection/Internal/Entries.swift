@@ -69,7 +69,10 @@ struct ArgumentPack {
 class Provider<Value>: AnyEntry, @unchecked Sendable {
     /// A `Shared` instance that may be returned without any further bookkeeping: set only for
     /// shared, non-main-actor registrations, cleared by `releaseInstances`.
-    @usableFromInline final var fastValue: Value?
+    ///
+    /// Unchecked exclusivity: it is only touched while the container's queue is held, which
+    /// already makes every access exclusive; the dynamic check cost the fast path a runtime call.
+    @usableFromInline @exclusivity(unchecked) final var fastValue: Value?
 
     func provide(
         in container: DIContainer, requested: AnyEntry, arguments: ArgumentPack?
@@ -88,17 +91,22 @@ class Provider<Value>: AnyEntry, @unchecked Sendable {
 }
 
 /// How a root entry makes its value.
+@usableFromInline
 enum Factory<Value> {
+    /// A function without parameters (an expression or an initializer), stored as given.
+    case simple(() -> Value)
     case plain((Resolver) throws -> Value)
     case mainActor(@MainActor (Resolver) throws -> Value)
     case arguments(ArgumentsFactory<Value>)
 }
 
 /// A factory that takes arguments, reading them from an ``ArgumentPack`` of its `tupleType`.
+@usableFromInline
 struct ArgumentsFactory<Value> {
-    let tupleType: any Any.Type
-    let call: (Resolver, UnsafeRawPointer) throws -> Value
+    @usableFromInline let tupleType: any Any.Type
+    @usableFromInline let call: (Resolver, UnsafeRawPointer) throws -> Value
 
+    @inlinable
     init<each Argument>(_ function: @escaping (Resolver, repeat each Argument) throws -> Value) {
         tupleType = (repeat each Argument).self
         call = { resolver, pointer in
@@ -115,12 +123,22 @@ struct ArgumentsFactory<Value> {
     }
 }
 
+/// Where and how a registration was written, kept undescribed until ``RootRegistration/info`` is read.
+struct RegistrationSource {
+    /// The alias types (`as: Router.self, …`), in order.
+    let aliases: [any Any.Type]
+    let isEager: Bool
+    let fileID: String
+    let line: Int
+}
+
 /// The entry a registration creates for its own type.
+@usableFromInline
 final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Sendable {
-    let info: RegistrationInfo
-    let lifetime: Lifetime
-    let factory: Factory<Value>
-    let onResolve: ((Value, Resolver) throws -> Void)?
+    let source: RegistrationSource
+    @usableFromInline let lifetime: Lifetime
+    @usableFromInline let factory: Factory<Value>
+    @usableFromInline let onResolve: ((Value, Resolver) throws -> Void)?
     var dependencies: [Key] = []
     var isConstructing = false
     var sequence = 0
@@ -130,10 +148,10 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     private var graphValue: Value?
 
     init(
-        key: Key, info: RegistrationInfo, lifetime: Lifetime, factory: Factory<Value>,
-        onResolve: ((Value, Resolver) throws -> Void)?
+        key: Key, lifetime: Lifetime, factory: Factory<Value>,
+        onResolve: ((Value, Resolver) throws -> Void)?, source: RegistrationSource
     ) {
-        self.info = info
+        self.source = source
         self.lifetime = lifetime
         self.factory = factory
         self.onResolve = onResolve
@@ -141,6 +159,20 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     }
 
     override var root: any RootRegistration { self }
+
+    var info: RegistrationInfo {
+        var argumentTypes: [String] = []
+        var isMainActor = false
+        switch factory {
+        case .simple, .plain: break
+        case .mainActor: isMainActor = true
+        case .arguments(let box): argumentTypes = box.argumentTypes
+        }
+        return RegistrationInfo(
+            typeName: key.typeName, name: key.name, lifetime: lifetime,
+            aliases: source.aliases.map(TypeName.of), argumentTypes: argumentTypes, isMainActor: isMainActor,
+            isEager: source.isEager, fileID: source.fileID, line: source.line)
+    }
 
     /// Whether a made instance may be handed out through `fastValue` (and aliases' caches).
     var allowsFastValue: Bool {
@@ -156,6 +188,8 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         // asking for it again without arguments is not an error.
         if arguments == nil, case .arguments = factory, let kept = keptValue { return kept }
         switch (factory, arguments) {
+        case (.simple(let make), nil):
+            return try obtain(in: container, requested: requested) { _ in make() }
         case (.plain(let make), nil):
             return try obtain(in: container, requested: requested, make)
         case (.mainActor(let make), nil):
@@ -254,7 +288,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
 
     var uncheckableReason: String? {
         switch factory {
-        case .plain: nil
+        case .simple, .plain: nil
         case .mainActor: "its factory runs on the main actor"
         case .arguments(let factory): "it needs arguments \(ArgumentPack.describe(factory.tupleType))"
         }
@@ -262,7 +296,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
 
     override func freshCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> AnyEntry {
         if let copy = roots[ObjectIdentifier(self)] { return copy }
-        let copy = RootEntry(key: key, info: info, lifetime: lifetime, factory: factory, onResolve: onResolve)
+        let copy = RootEntry(key: key, lifetime: lifetime, factory: factory, onResolve: onResolve, source: source)
         copy.dependencies = dependencies
         copy.sequence = sequence
         roots[ObjectIdentifier(self)] = copy

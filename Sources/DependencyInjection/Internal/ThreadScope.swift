@@ -32,8 +32,14 @@ enum ThreadScope {
     /// container is kept alive by the resolve call that set it until that call restores the slot.
     @inlinable
     static var runningContainer: DIContainer? {
-        guard let pointer = pthread_getspecific(runningContainerKey) else { return nil }
+        guard let pointer = runningContainerPointer else { return nil }
         return Unmanaged<DIContainer>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// The unretained pointer behind ``runningContainer``.
+    @inlinable
+    static var runningContainerPointer: UnsafeMutableRawPointer? {
+        pthread_getspecific(runningContainerKey)
     }
 
     @usableFromInline

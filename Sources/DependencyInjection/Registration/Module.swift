@@ -15,9 +15,9 @@
 /// registered in several containers may run one factory in two containers at once, so a
 /// factory should not mutate state it captures without synchronizing it.
 public struct Module: @unchecked Sendable {
-    var plans: [RegistrationPlan]
+    var plans: [any RegistrationPlan]
 
-    init(plans: [RegistrationPlan]) {
+    init(plans: [any RegistrationPlan]) {
         self.plans = plans
     }
 
@@ -28,7 +28,7 @@ public struct Module: @unchecked Sendable {
 
     /// A module of one registration.
     public init<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        self.init(plans: [registration.plan])
+        self.init(plans: [registration])
     }
 }
 

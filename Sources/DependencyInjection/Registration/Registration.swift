@@ -22,7 +22,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     let fileID: String
     let line: Int
 
-    private init(
+    @usableFromInline
+    init(
         factory: Factory<Value>, aliases: [AliasInstaller<Value>], fileID: String, line: Int
     ) {
         self.factory = factory
@@ -31,7 +32,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.line = line
     }
 
-    private static func installers<each Alias>(_ aliases: repeat (each Alias).Type) -> [AliasInstaller<Value>] {
+    @usableFromInline
+    static func installers<each Alias>(_ aliases: repeat (each Alias).Type) -> [AliasInstaller<Value>] {
         var installers: [AliasInstaller<Value>] = []
         repeat installers.append(AliasInstaller(Value.self, as: each aliases))
         return installers
@@ -47,7 +49,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .plain { _ in make() }, aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
+            factory: .simple(make), aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers a function without parameters, typically an initializer.
@@ -58,7 +60,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .plain { _ in make() }, aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
+            factory: .simple(make), aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -104,6 +106,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     /// Any number of arguments of any types works; resolving with other argument types is a
     /// ``ResolutionError`` naming the expected and the received types.
+    @inlinable  // so the closure that reads the arguments is specialized where the types are known
     public init<First, each Rest, each Alias>(
         _ make: @escaping (Resolver, First, repeat each Rest) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
@@ -151,53 +154,43 @@ extension Registration where Scope == SharedLifetime {
     }
 }
 
-extension Registration {
-    var info: RegistrationInfo {
-        var argumentTypes: [String] = []
-        var isMainActor = false
-        switch factory {
-        case .plain: break
-        case .mainActor: isMainActor = true
-        case .arguments(let box): argumentTypes = box.argumentTypes
+extension Registration: RegistrationPlan {
+    func problem() -> ResolutionError? {
+        if Conformance.isOptional(Value.self) {
+            return ResolutionError(reason: .optionalRegistration, key: Key(Value.self, name: name))
         }
-        return RegistrationInfo(
-            typeName: TypeName.of(Value.self), name: name, lifetime: Scope.lifetime,
-            aliases: aliases.map(\.typeName), argumentTypes: argumentTypes, isMainActor: isMainActor,
-            isEager: isEager, fileID: fileID, line: line)
+        for alias in aliases {
+            if let problem = alias.problem(name) { return problem }
+        }
+        return nil
     }
 
-    /// The type-erased form the container installs.
-    var plan: RegistrationPlan {
-        let key = Key(Value.self, name: name)
-        let info = self.info
-        let factory = self.factory
-        let onResolve = onResolveAction
-        let aliases = self.aliases
-        let name = self.name
-        return RegistrationPlan(
-            key: key, isEager: isEager,
-            problem: {
-                if Value.self is any OptionalResolvable.Type {
-                    return ResolutionError(reason: .optionalRegistration, key: key)
-                }
-                return aliases.lazy.compactMap { $0.problem(name) }.first
-            },
-            makeEntries: {
-                let root = RootEntry(
-                    key: key, info: info, lifetime: Scope.lifetime, factory: factory, onResolve: onResolve)
-                return [root] + aliases.compactMap { $0.makeEntry(root, name) }
-            })
+    func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration {
+        // What `registrations` lists is kept as metatypes and literals, and described only when
+        // asked: describing types here would cost microseconds and heap per registration.
+        let root = RootEntry(
+            key: Key(Value.self, name: name), lifetime: Scope.lifetime, factory: factory,
+            onResolve: onResolveAction,
+            source: RegistrationSource(
+                aliases: aliases.map { $0.type }, isEager: isEager, fileID: fileID, line: line))
+        if let old = table.set(root, for: root.key) { replaced.append(old) }
+        for alias in aliases {
+            guard let entry = alias.makeEntry(root, name) else { continue }
+            if let old = table.set(entry, for: entry.key) { replaced.append(old) }
+        }
+        return root
     }
 }
 
 /// Installs one alias of a registration: checks conformance up front and makes the alias entry.
+@usableFromInline
 struct AliasInstaller<Value> {
-    let typeName: String
+    let type: any Any.Type
     let problem: (_ name: String?) -> ResolutionError?
     let makeEntry: (RootEntry<Value>, _ name: String?) -> AnyEntry?
 
     init<Alias>(_ value: Value.Type, as alias: Alias.Type) {
-        typeName = TypeName.of(Alias.self)
+        type = Alias.self
         problem = { name in
             // When conformance cannot be told from types alone, the alias entry's cast reports
             // a mismatch at resolution instead.
@@ -217,11 +210,10 @@ struct AliasInstaller<Value> {
 }
 
 /// A registration with its types erased, ready to be installed in a container.
-struct RegistrationPlan {
-    let key: Key
-    let isEager: Bool
+protocol RegistrationPlan {
+    var isEager: Bool { get }
     /// A problem that makes the registration invalid (checked before anything is installed).
-    let problem: () -> ResolutionError?
-    /// Fresh entries: the root first, then one per alias.
-    let makeEntries: () -> [AnyEntry]
+    func problem() -> ResolutionError?
+    /// Installs fresh entries, the root first, then one per alias; returns the root.
+    func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration
 }

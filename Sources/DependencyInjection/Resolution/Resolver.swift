@@ -8,13 +8,15 @@
 public struct Resolver: Sendable {
     // Unowned: a factory's product that stored the resolver would otherwise keep its own
     // container alive through the instance the container keeps.
-    unowned let container: DIContainer
+    @usableFromInline unowned let container: DIContainer
 
+    @usableFromInline
     init(_ container: DIContainer) {
         self.container = container
     }
 
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
+    @inlinable
     public func callAsFunction<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
         container.resolve(type, name: name)
     }

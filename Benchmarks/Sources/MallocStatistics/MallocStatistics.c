@@ -1,0 +1,28 @@
+#include "MallocStatistics.h"
+#include <stdlib.h> /* defines __GLIBC__ where glibc is the C library */
+
+#if defined(__APPLE__)
+#include <malloc/malloc.h>
+
+long long malloc_statistics_allocated_bytes(void) {
+    malloc_statistics_t statistics;
+    malloc_zone_statistics(NULL, &statistics);
+    return (long long)statistics.size_in_use;
+}
+
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+#include <malloc.h>
+
+long long malloc_statistics_allocated_bytes(void) {
+    struct mallinfo2 info = mallinfo2();
+    // Small blocks in the arenas, plus blocks malloc mapped on their own (a large table).
+    return (long long)(info.uordblks + info.hblkhd);
+}
+
+#else
+
+long long malloc_statistics_allocated_bytes(void) {
+    return -1;
+}
+
+#endif
