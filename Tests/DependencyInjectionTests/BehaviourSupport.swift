@@ -35,15 +35,17 @@ final class ConcurrentCollector<Element>: @unchecked Sendable {
     var all: [Element] { lock.withLock { elements } }
 }
 
-/// The error `body` throws, if it is a ``ResolutionError``; records an issue otherwise.
+/// The ``ResolutionError`` that `body` throws; records an issue when it returns or throws another error.
 func resolutionError<T>(
-    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws(ResolutionError) -> T
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> T
 ) -> ResolutionError? {
     do {
         let value = try body()
         Issue.record("expected a ResolutionError, got \(value)", sourceLocation: sourceLocation)
-        return nil
-    } catch {
+    } catch let error as ResolutionError {
         return error
+    } catch {
+        Issue.record("expected a ResolutionError, got \(error)", sourceLocation: sourceLocation)
     }
+    return nil
 }
