@@ -192,7 +192,9 @@ struct AliasInstaller<Value> {
     init<Alias>(_ value: Value.Type, as alias: Alias.Type) {
         typeName = TypeName.of(Alias.self)
         problem = { name in
-            guard Conformance.isSubtype(Value.self, of: Alias.self) else {
+            // Where conformance cannot be checked from types alone, `AliasEntry` checks each
+            // instance when it is resolved.
+            guard Conformance.mayBeSubtype(Value.self, of: Alias.self) else {
                 return ResolutionError(
                     reason: .aliasNotConforming(implementation: TypeName.of(Value.self)),
                     key: Key(Alias.self, name: name))
