@@ -309,9 +309,14 @@ extension DIContainer {
     func lookup<T>(_ key: Key, as type: T.Type) -> (DIContainer, Provider<T>)? {
         var container: DIContainer? = self
         while let candidate = container {
+            // An ancestor (`shared`, or a copy of it) may still have to run
+            // `registerDependencies()`: a resolution through a child is its first use too.
             let entry = candidate === self
                 ? state.pointee.table.entry(for: key)
-                : candidate.queue.sync { candidate.state.pointee.table.entry(for: key) }
+                : candidate.queue.sync { () -> AnyEntry? in
+                    candidate.bootstrapIfNeeded()
+                    return candidate.state.pointee.table.entry(for: key)
+                }
             // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
             if let entry { return (candidate, unsafeDowncast(entry, to: Provider<T>.self)) }
             container = candidate.parent
