@@ -59,6 +59,18 @@ private struct Unreachable: Error {}
         #expect(error.underlyingError is Unreachable)
     }
 
+    @Test func resolvingTheInjectedSideFirstIsReportedAsACycle() throws {
+        // Pet's factory needs Owner, and Owner's onResolve needs Pet while Pet is still being
+        // made: the one order that cannot work. It is reported, never a stack overflow.
+        let box = DIContainer()
+        box.register {
+            Shared(Owner.init).onResolve { owner, resolve in owner.pet = try resolve.tryResolve() }
+            Shared { resolve in try Pet(owner: resolve.tryResolve()) }
+        }
+        let error = try #require(resolutionError { try box.tryResolve(Pet.self) })
+        #expect(error.reason == .dependencyCycle(cycle: ["Pet", "Owner", "Pet"]))
+    }
+
     @Test func aCycleThroughFactoriesAloneStaysAnError() throws {
         let box = DIContainer()
         box.register {
