@@ -95,17 +95,17 @@ extension DIContainer {
     /// Registers on ``current``, throwing instead of trapping; on error nothing changes.
     ///
     ///     try DIContainer.tryRegister(Shared(Engine(), as: Router.self)) // Engine is no Router: throws
-    public static func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws(ResolutionError) {
+    public static func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws {
         try current.tryRegister(registrations())
     }
 
     /// Registers one registration on ``current``, throwing instead of trapping.
-    public static func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
+    public static func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
         try current.tryRegister(Module(registration))
     }
 
     /// Registers a module on ``current``, throwing instead of trapping.
-    public static func tryRegister(_ module: Module) throws(ResolutionError) {
+    public static func tryRegister(_ module: Module) throws {
         try current.tryRegister(module)
     }
 
@@ -121,24 +121,29 @@ extension DIContainer {
 
     /// Registers a module; traps on a registration error.
     public func register(_ module: Module) {
-        do { try tryRegister(module) } catch { Self.fail(error) }
+        do { try install(module) } catch { Self.fail(error) }
     }
 
     /// Registers everything the builder lists, throwing instead of trapping.
-    public func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws(ResolutionError) {
+    public func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws {
         try tryRegister(registrations())
     }
 
     /// Registers one registration, throwing instead of trapping.
-    public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
+    public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
         try tryRegister(Module(registration))
     }
 
-    /// Registers a module, throwing instead of trapping.
+    /// Registers a module, throwing a ``ResolutionError`` instead of trapping.
     ///
     /// Every registration is checked before any is installed, and `eager()` registrations are
     /// made once all are installed; if anything fails, the container is left as it was.
-    public func tryRegister(_ module: Module) throws(ResolutionError) {
+    public func tryRegister(_ module: Module) throws {
+        try install(module)
+    }
+
+    /// The one registration path behind every API.
+    func install(_ module: Module) throws(ResolutionError) {
         let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
@@ -148,10 +153,13 @@ extension DIContainer {
             var eager: [any RootRegistration] = []
             for plan in module.plans {
                 let entries = plan.makeEntries()
+                let root = entries[0].root
+                state.pointee.installedCount += 1
+                root.sequence = state.pointee.installedCount
                 for entry in entries {
                     if let old = state.pointee.table.set(entry, for: entry.key) { replaced.append(old) }
                 }
-                if plan.isEager { eager.append(entries[0].root) }
+                if plan.isEager { eager.append(root) }
             }
             do throws(ResolutionError) {
                 for entry in eager { try entry.probe(in: self) }
@@ -211,14 +219,14 @@ extension DIContainer {
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
-    public static func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
+    public static func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         try current.tryResolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments from ``current``, throwing instead of trapping.
     public static func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
-    ) throws(ResolutionError) -> T {
+    ) throws -> T {
         try current.tryResolve(type, name: name, arguments: arguments)
     }
 
@@ -244,7 +252,7 @@ extension DIContainer {
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        do { return try tryResolve(type, name: name, arguments: arguments) } catch { Self.fail(error) }
+        do { return try resolveWithArguments(type, name: name, arguments: arguments) } catch { Self.fail(error) }
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -254,13 +262,20 @@ extension DIContainer {
     ///     } catch {
     ///         print(error)   // the type, the name, the resolution path and a hint
     ///     }
-    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
+    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         try queue.sync { () throws(ResolutionError) -> T in try resolveLocked(Key(T.self, name: name)) }
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+    ) throws -> T {
+        try resolveWithArguments(type, name: name, arguments: arguments)
+    }
+
+    @usableFromInline
+    func resolveWithArguments<T, each Argument>(
+        _ type: T.Type, name: String?, arguments: () -> (repeat each Argument)
     ) throws(ResolutionError) -> T {
         let values = arguments()
         return try withUnsafePointer(to: values) { (pointer) throws(ResolutionError) -> T in
@@ -268,8 +283,8 @@ extension DIContainer {
             return try queue.sync { () throws(ResolutionError) -> T in
                 let key = Key(T.self, name: name)
                 bootstrapIfNeeded()
-                guard let (owner, provider) = lookup(key, as: T.self) else { throw missing(key) }
                 recordDependency(on: key)
+                guard let (owner, provider) = lookup(key, as: T.self) else { throw missing(key) }
                 return try owner.inQueue { () throws(ResolutionError) -> T in
                     try provider.provide(in: owner, requested: provider, arguments: pack)
                 }
@@ -291,16 +306,18 @@ extension DIContainer {
             return try owner.inQueue { () throws(ResolutionError) -> T in try provider.provide(in: owner, requested: provider, arguments: nil) }
         }
         if let optional = T.self as? any OptionalResolvable.Type {
-            recordDependency(on: key)
             // `T` is the optional type itself, so the cast back cannot fail.
             if let value = try optional.resolveIfRegistered(in: self, name: key.name) as? T { return value }
         }
+        // Recorded too, so the dependency graph shows what is missing.
+        recordDependency(on: key)
         throw missing(key)
     }
 
     /// Resolves `Wrapped` if this container or an ancestor registers it; `nil` otherwise.
     func resolveIfRegistered<Wrapped>(_ key: Key, as type: Wrapped.Type) throws(ResolutionError) -> Wrapped? {
         guard let (owner, provider) = lookup(key, as: Wrapped.self) else { return nil }
+        recordDependency(on: key)
         if let value = provider.fastValue { return value }
         return try owner.inQueue { () throws(ResolutionError) -> Wrapped in try provider.provide(in: owner, requested: provider, arguments: nil) }
     }
@@ -309,14 +326,16 @@ extension DIContainer {
     func lookup<T>(_ key: Key, as type: T.Type) -> (DIContainer, Provider<T>)? {
         var container: DIContainer? = self
         while let candidate = container {
-            // An ancestor (`shared`, or a copy of it) may still have to run
-            // `registerDependencies()`: a resolution through a child is its first use too.
-            let entry = candidate === self
-                ? state.pointee.table.entry(for: key)
-                : candidate.queue.sync { () -> AnyEntry? in
+            let entry: AnyEntry?
+            if candidate === self {
+                entry = state.pointee.table.entry(for: key)
+            } else {
+                // An ancestor (`shared`, say) may not have run its registerDependencies() yet.
+                entry = candidate.queue.sync {
                     candidate.bootstrapIfNeeded()
                     return candidate.state.pointee.table.entry(for: key)
                 }
+            }
             // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
             if let entry { return (candidate, unsafeDowncast(entry, to: Provider<T>.self)) }
             container = candidate.parent
@@ -351,17 +370,44 @@ extension DIContainer {
             state.pointee.frames.removeLast()
             state.pointee.depth -= 1
             if isTopLevel {
+                state.pointee.pendingActions.removeAll()
                 for entry in state.pointee.graphEntries { entry.endGraph(into: &released) }
                 state.pointee.graphEntries.removeAll(keepingCapacity: true)
                 ThreadScope.restoreRunningContainer(previous)
             }
         }
+        let value: V
         do {
-            return try body(Resolver(self))
+            value = try body(Resolver(self))
         } catch let error as ResolutionError {
             throw error
         } catch {
             throw self.error(.factoryFailed, for: requested.key, underlying: error)
+        }
+        if isTopLevel { try runPendingActions() }
+        return value
+    }
+
+    /// Queues `root`'s `onResolve` action for when the top-level resolution has made everything.
+    ///
+    /// Deferring it is what lets two services point at each other whichever is resolved first:
+    /// by the time it runs, every instance of this resolution is made and kept.
+    func afterResolution(
+        of root: any RootRegistration, requested: AnyEntry, _ action: @escaping (Resolver) throws -> Void
+    ) {
+        state.pointee.pendingActions.append(.init(root: root, requested: requested, action: action))
+    }
+
+    /// Runs queued `onResolve` actions, including those that running them queues. Queue held.
+    private func runPendingActions() throws(ResolutionError) {
+        while !state.pointee.pendingActions.isEmpty {
+            let pending = state.pointee.pendingActions.removeFirst()
+            // While its action runs, the registration counts as under construction again, so
+            // an action that needs a new instance of its own registration is a cycle.
+            let wasConstructing = pending.root.isConstructing
+            pending.root.isConstructing = true
+            defer { pending.root.isConstructing = wasConstructing }
+            try withFrame(root: pending.root, requested: pending.requested, pending.action)
         }
     }
 
@@ -453,11 +499,17 @@ extension DIContainer {
     /// A copy with the same registrations (after `registerDependencies()` has run) and no
     /// instances; its ancestors are copied too, so nothing it makes reaches the source.
     func isolatedCopy() -> DIContainer {
+        var roots: [ObjectIdentifier: AnyEntry] = [:]
+        return isolatedCopy(roots: &roots)
+    }
+
+    /// `isolatedCopy()`, also filling `roots`: each source root's identity to its copy.
+    func isolatedCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> DIContainer {
         queue.sync {
             bootstrapIfNeeded()
             let copy = DIContainer(parent: parent?.isolatedCopy(), bootstraps: false)
             copy.state.pointee.bootstrapsAfterReset = state.pointee.bootstrapsAfterReset
-            var roots: [ObjectIdentifier: AnyEntry] = [:]
+            copy.state.pointee.installedCount = state.pointee.installedCount
             for entry in state.pointee.table.entries {
                 copy.state.pointee.table.set(entry.freshCopy(roots: &roots), for: entry.key)
             }

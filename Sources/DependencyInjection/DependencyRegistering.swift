@@ -8,7 +8,7 @@
 ///
 /// `registerDependencies()` runs once, before the first registration or resolution on
 /// ``DIContainer/shared``, so a mock a test registers before its first resolve is never
-/// overwritten by production registrations. After ``DIContainer/reset()`` it runs again.
+/// overwritten by production registrations. After ``DIContainer/reset()-swift.type.method`` it runs again.
 ///
 /// In an app (another module), Swift 6 warns that the conformance is retroactive;
 /// `@retroactive`, as above, states that this is intended and silences the warning.

@@ -1,11 +1,101 @@
 import DependencyInjection
-@MainActor final class ProfileModel { init() {} }
-DIContainer.register { Shared { @MainActor in ProfileModel() } }
-_ = DIContainer.resolve(ProfileModel.self)
-print("main thread top-level ok")
-Task.detached { print((try? DIContainer.tryResolve(ProfileModel.self)) == nil ? "detached: refused ok" : "detached: WRONG") ; exit(0) }
-import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
-dispatchMain()
+import Foundation
+
+// A tour of DependencyInjection for a newcomer: a small shop app is wired, run, tested with a
+// mock, checked, listed and drawn. Run it with `swift run Example [path-of-the-graph.dot]`.
+
+func step(_ number: Int, _ title: String) {
+    print("\nStep \(number). \(title)")
+}
+
+func say(_ line: String) {
+    print("   \(line)")
+}
+
+print("DependencyInjection example: a small shop app, wired step by step.")
+
+step(1, "Registration")
+say("AppDependencies.swift registers four modules (networking, logging, purchases, catalog)")
+say("in `registerDependencies()`, which runs by itself on the first use of DIContainer.shared.")
+let api = DIContainer.resolve(APIClient.self)
+say("DIContainer.resolve(APIClient.self) -> \(type(of: api))")
+say("It is Shared: resolving again gives the same instance: \(api === DIContainer.resolve(APIClient.self))")
+
+step(2, "A screen whose properties are injected")
+let screen = DIContainer.resolve(CheckoutScreen.self)
+say("CheckoutScreen is registered with New(CheckoutScreen.init); its @Inject properties resolved")
+say("while it was made: purchases = \(type(of: screen.purchases)), audit = \(type(of: screen.audit)).")
+say("@Inject var analytics: Analytics? is \(screen.analytics == nil ? "nil" : "set"): nothing registers Analytics.")
+say("Tapping the buy button:")
+say("-> \(screen.buyButtonTapped(productID: "sku-42"))")
+
+step(3, "Lifetimes")
+let context = screen.context
+say("Graph: the purchase service and the screen, made in one resolve() call, share one")
+say("RequestContext: \(screen.purchases.context === context)")
+let secondScreen = DIContainer.resolve(CheckoutScreen.self)
+say("New: a second screen is another instance: \(secondScreen !== screen); and its resolve() call")
+say("made another RequestContext: \(secondScreen.context !== context)")
+weak var releasedImages: ImageCache?
+do {
+    let browsingScreen = DIContainer.resolve(CheckoutScreen.self)
+    releasedImages = browsingScreen.images
+    say("Weak: @LazyInject resolved an ImageCache on first access; while a screen holds it,")
+    say("everyone gets that one: \(browsingScreen.images === DIContainer.resolve(ImageCache.self))")
+}
+say("Once nobody holds it any more, the container lets it go too: \(releasedImages == nil)")
+
+step(4, "A view model made with an argument")
+let viewModel = DIContainer.resolve(ProductViewModel.self, arguments: { "sku-7" })
+say("New { resolve, productID in DefaultProductViewModel(productID: productID, api: resolve()) }")
+say("DIContainer.resolve(ProductViewModel.self, arguments: { \"sku-7\" }).title ->")
+say("\(viewModel.title)")
+
+step(5, "Named registrations")
+say("Two Loggers are registered: the unnamed ConsoleLogger and AuditLogger named \"audit\".")
+say("resolve(Logger.self) -> \(type(of: DIContainer.resolve(Logger.self)))")
+say("resolve(Logger.self, name: \"audit\") -> \(type(of: DIContainer.resolve(Logger.self, name: "audit")))")
+
+step(6, "A test-style override")
+say("DIContainer.withOverrides { New(MockAPIClient() as APIClient) } operation: { ... } runs the")
+say("operation in an isolated copy of the container with the mock in place:")
+DIContainer.withOverrides {
+    New(MockAPIClient() as APIClient)
+} operation: {
+    let testedScreen = DIContainer.resolve(CheckoutScreen.self)
+    say("-> \(testedScreen.buyButtonTapped(productID: "sku-42"))")
+}
+say("Afterwards the real client is back: \(type(of: DIContainer.resolve(APIClient.self)))")
+
+step(7, "Errors that do not crash")
+do {
+    _ = try DIContainer.tryResolve(Analytics.self)
+} catch let error as ResolutionError {
+    say("try DIContainer.tryResolve(Analytics.self) threw a ResolutionError:")
+    for line in error.description.split(separator: "\n") { say("  \(line)") }
+} catch {
+    say("Unexpected error: \(error)")
+}
+say("DIContainer.resolve(Analytics.self) would stop the app with this same message.")
+
+step(8, "Validation: is every registration resolvable?")
+say("DIContainer.validate() resolves each registration once, in a throwaway copy:")
+for line in DIContainer.validate().description.split(separator: "\n") { say("  \(line)") }
+
+step(9, "What is registered")
+say("print(DIContainer.shared.registrations):")
+for line in DIContainer.shared.registrations.description.split(separator: "\n") { say("  \(line)") }
+
+step(10, "The dependency graph")
+let graphPath = CommandLine.arguments.dropFirst().first ?? "dependency-graph.dot"
+let graph = DIContainer.shared.dependencyGraph()
+do {
+    try graph.write(toFile: graphPath, atomically: true, encoding: .utf8)
+    say("DIContainer.shared.dependencyGraph() is Graphviz DOT; written to \(graphPath).")
+    say("Draw it with: dot -Tsvg \(graphPath) -o dependency-graph.svg")
+} catch {
+    say("Could not write \(graphPath): \(error)")
+    exit(1)
+}
+
+print("\nDone. Next: read README.md, then run `swift test`.")

@@ -1,163 +1,249 @@
 import DependencyInjection
-import Dispatch
+import Foundation
 import Testing
 
-// Many threads at once: nothing is made twice, nothing deadlocks, nothing is lost.
+// Many threads registering and resolving at once: nothing made twice, nothing deadlocks.
 
-private final class Heavy: @unchecked Sendable {
-    let checksum: Int
-    init(_ counter: FactoryCallCounter) {
-        counter.increment()
-        // Some work inside the factory widens the window in which a second maker could enter.
-        checksum = (0..<2_000).reduce(0) { ($0 &* 31) &+ $1 }
+/// Runs `work(index)` on `threads` threads released together, and waits for all of them.
+/// Returns false if they have not finished after `timeout` seconds (a deadlock), so the test
+/// fails instead of hanging.
+private func runTogether(threads: Int, timeout: TimeInterval = 60, _ work: @escaping @Sendable (Int) -> Void) -> Bool {
+    let gate = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<threads {
+        done.enter()
+        let thread = Thread {
+            gate.wait()
+            work(index)
+            done.leave()
+        }
+        thread.start()
+    }
+    for _ in 0..<threads { gate.signal() }
+    return done.wait(timeout: .now() + timeout) == .success
+}
+
+/// Burns a little time inside a factory, to widen the window in which a second thread could
+/// make a second instance.
+private func busyWork() {
+    var value = 0
+    for step in 0..<20_000 { value &+= step }
+    precondition(value != 1)
+}
+
+private final class SlowService {
+    init(_ made: Tally) {
+        made.increment()
+        busyWork()
     }
 }
 
-private final class Leaf: @unchecked Sendable { init() {} }
-private final class Branch: @unchecked Sendable {
+private final class Leaf {}
+private final class Middle {
     @Inject var leaf: Leaf
+    init() {}
+}
+private final class Top {
+    @Inject var middle: Middle
     @LazyInject var lazyLeaf: Leaf
-}
-private final class Trunk: @unchecked Sendable {
-    @Inject var branch: Branch
-    @Inject var leaf: Leaf
+    init() {}
 }
 
-private final class Holder: @unchecked Sendable {
-    @LazyInject var heavy: Heavy
-    @MutableLazyInject var mutableHeavy: Heavy
+private final class Scope {}
+private final class ScopeUser {
+    let scope: Scope
+    init(scope: Scope) { self.scope = scope }
 }
 
-private let threads = 64
+private final class LazyCountedHolder: @unchecked Sendable {
+    @LazyInject var service: SlowService
+    init() {}
+}
 
 @Suite struct ConcurrencyTests {
-    @Test(.timeLimit(.minutes(1)))
-    func sharedIsMadeOnceUnderContention() {
-        for _ in 0..<20 {
-            let made = FactoryCallCounter()
-            let box = DIContainer()
-            box.register(Shared(Heavy(made)))
-            let seen = ConcurrentCollector<ObjectIdentifier>()
-            DispatchQueue.concurrentPerform(iterations: threads) { _ in
-                seen.append(ObjectIdentifier(box.resolve(Heavy.self)))
-            }
-            #expect(made.value == 1)
-            #expect(Set(seen.all).count == 1)
-            #expect(seen.all.count == threads)
+    @Test func sharedIsMadeOnceUnderContention() {
+        let made = Tally()
+        let seen = IdentitySet()
+        let box = DIContainer()
+        box.register { Shared(SlowService(made)) }
+        let finished = runTogether(threads: 32) { _ in
+            for _ in 0..<50 { seen.insert(box.resolve(SlowService.self)) }
         }
+        #expect(finished)
+        #expect(made.value == 1)
+        #expect(seen.count == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func sharedBehindAliasesIsMadeOnceUnderContention() {
-        class Ballast: @unchecked Sendable {}
-        final class Anvil: Ballast, @unchecked Sendable {
-            init(_ counter: FactoryCallCounter) { counter.increment() }
+    @Test func sharedReachedThroughAliasesIsMadeOnceUnderContention() {
+        let made = Tally()
+        let seen = IdentitySet()
+        let box = DIContainer()
+        box.register {
+            Shared(
+                { _ in
+                    made.increment()
+                    busyWork()
+                    return RouterImpl()
+                }, as: Router.self, DeeplinkHandler.self)
         }
-        for _ in 0..<20 {
-            let made = FactoryCallCounter()
-            let box = DIContainer()
-            box.register(Shared({ Anvil(made) }, as: Ballast.self))
-            let seen = ConcurrentCollector<ObjectIdentifier>()
-            DispatchQueue.concurrentPerform(iterations: threads) { index in
-                let object: AnyObject = index.isMultiple(of: 2) ? box.resolve(Ballast.self) : box.resolve(Anvil.self)
-                seen.append(ObjectIdentifier(object))
+        let finished = runTogether(threads: 24) { index in
+            for _ in 0..<50 {
+                switch index % 3 {
+                case 0: seen.insert(box.resolve(Router.self))
+                case 1: seen.insert(box.resolve(DeeplinkHandler.self))
+                default: seen.insert(box.resolve(RouterImpl.self))
+                }
             }
-            #expect(made.value == 1)
-            #expect(Set(seen.all).count == 1)
         }
+        #expect(finished)
+        #expect(made.value == 1)
+        #expect(seen.count == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func lazyInjectFirstAccessFromManyThreadsResolvesOnce() {
-        for _ in 0..<20 {
-            let made = FactoryCallCounter()
-            let box = DIContainer()
-            box.register(New(Heavy(made)))
-            let holder = box.activate { Holder() }
-            let seen = ConcurrentCollector<ObjectIdentifier>()
-            DispatchQueue.concurrentPerform(iterations: threads) { index in
-                let heavy = index.isMultiple(of: 2) ? holder.heavy : holder.mutableHeavy
-                seen.append(ObjectIdentifier(heavy))
-            }
-            #expect(made.value == 2, "one New instance per lazy property, made on first access")
-            #expect(Set(seen.all).count == 2)
+    @Test func lazyInjectFirstAccessFromManyThreadsResolvesOnce() {
+        let made = Tally()
+        let seen = IdentitySet()
+        let box = DIContainer()
+        box.register { New(SlowService(made)) }
+        let holder = box.activate { LazyCountedHolder() }
+        let finished = runTogether(threads: 32) { _ in
+            seen.insert(holder.service)
         }
+        #expect(finished)
+        #expect(made.value == 1)
+        #expect(seen.count == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func nestedResolutionThroughWrappersDoesNotDeadlock() {
+    @Test func nestedResolutionThroughWrappersNeverDeadlocks() {
         let box = DIContainer()
         box.register {
             Shared(Leaf.init)
-            New(Branch())
-            New(Trunk())
+            New(Middle())
+            New(Top())
         }
-        let leaves = ConcurrentCollector<ObjectIdentifier>()
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
-            let trunk = box.resolve(Trunk.self)
-            leaves.append(ObjectIdentifier(trunk.leaf))
-            leaves.append(ObjectIdentifier(trunk.branch.leaf))
-            leaves.append(ObjectIdentifier(trunk.branch.lazyLeaf))
+        let leaves = IdentitySet()
+        let finished = runTogether(threads: 16) { _ in
+            for _ in 0..<50 {
+                let top = box.resolve(Top.self)
+                leaves.insert(top.middle.leaf)
+                leaves.insert(top.lazyLeaf)
+            }
         }
-        #expect(leaves.all.count == threads * 3)
-        #expect(Set(leaves.all) == [ObjectIdentifier(box.resolve(Leaf.self))])
+        #expect(finished)
+        #expect(leaves.count == 1)
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func childAndParentResolvedFromManyThreadsDoNotDeadlock() {
+    @Test func registeringAndResolvingAtOnceLosesNothing() {
+        let box = DIContainer()
+        box.register { Shared(Leaf.init) }
+        let leaves = IdentitySet()
+        let finished = runTogether(threads: 16) { index in
+            for step in 0..<50 {
+                if index.isMultiple(of: 2) {
+                    box.register { Shared(Engine.init).named("\(index)-\(step)") }
+                } else {
+                    leaves.insert(box.resolve(Leaf.self))
+                }
+            }
+        }
+        #expect(finished)
+        #expect(leaves.count == 1)
+        let missing = (0..<16).filter { $0.isMultiple(of: 2) }.flatMap { index in
+            (0..<50).filter { step in box.resolve(Engine?.self, name: "\(index)-\(step)") == nil }
+        }
+        #expect(missing.isEmpty)
+    }
+
+    @Test func replacingARegistrationWhileOthersResolveItIsSafe() {
+        let box = DIContainer()
+        box.register { Shared(MemoryStore() as Store) }
+        let kinds = Tally()
+        let finished = runTogether(threads: 8) { index in
+            for _ in 0..<100 {
+                if index == 0 {
+                    box.register { Shared(PostgresStore() as Store) }
+                    box.register { Shared(MemoryStore() as Store) }
+                } else {
+                    let kind = box.resolve(Store.self).kind
+                    if kind == "memory" || kind == "postgres" { kinds.increment() }
+                }
+            }
+        }
+        #expect(finished)
+        #expect(kinds.value == 7 * 100)
+    }
+
+    @Test func childAndParentResolvingAtOnceMakeTheParentsSharedOnce() {
+        let made = Tally()
+        let seen = IdentitySet()
         let parent = DIContainer()
-        parent.register {
-            Shared(Leaf.init)
-            New(Branch())
-        }
+        parent.register { Shared(SlowService(made)) }
         let child = DIContainer(parent: parent)
-        child.register(New(Trunk()))
-        let done = FactoryCallCounter()
-        DispatchQueue.concurrentPerform(iterations: threads) { index in
-            if index.isMultiple(of: 2) {
-                _ = child.resolve(Trunk.self).branch.lazyLeaf
-            } else {
-                _ = parent.resolve(Branch.self).leaf
-            }
-            done.increment()
-        }
-        #expect(done.value == threads)
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func manyThreadsRegisterAndResolveAtOnce() {
-        let box = DIContainer()
-        box.register(Shared(Leaf.init))
-        let common = ConcurrentCollector<ObjectIdentifier>()
-        let own = ConcurrentCollector<Bool>()
-        DispatchQueue.concurrentPerform(iterations: threads) { index in
-            box.register(Shared("value \(index)").named("\(index)"))
-            own.append(box.resolve(String.self, name: "\(index)") == "value \(index)")
-            common.append(ObjectIdentifier(box.resolve(Leaf.self)))
-            box.register(New(index))
-            _ = box.resolve(Int.self)
-        }
-        #expect(own.all == Array(repeating: true, count: threads))
-        #expect(Set(common.all).count == 1)
-        for index in 0..<threads {
-            #expect(box.resolve(String?.self, name: "\(index)") == "value \(index)")
-        }
-        #expect((0..<threads).contains(box.resolve(Int.self)))
-    }
-
-    @Test(.timeLimit(.minutes(1)))
-    func replacingARegistrationWhileOthersResolveItAlwaysGivesAWholeInstance() {
-        let box = DIContainer()
-        box.register(Shared(Leaf.init))
-        let resolved = FactoryCallCounter()
-        DispatchQueue.concurrentPerform(iterations: threads) { index in
-            if index.isMultiple(of: 4) {
-                box.register(Shared(Leaf.init))
-            } else {
-                _ = box.resolve(Leaf.self)
-                resolved.increment()
+        child.register { New { resolve in Pair(resolve(SlowService.self), 0) } }
+        let finished = runTogether(threads: 16) { index in
+            for _ in 0..<50 {
+                if index.isMultiple(of: 2) {
+                    seen.insert(parent.resolve(SlowService.self))
+                } else {
+                    seen.insert(child.resolve(Pair<SlowService, Int>.self).first)
+                }
             }
         }
-        #expect(resolved.value == threads - threads / 4)
+        #expect(finished)
+        #expect(made.value == 1)
+        #expect(seen.count == 1)
+    }
+
+    @Test func graphStaysPerResolutionUnderContention() {
+        let box = DIContainer()
+        box.register {
+            Graph(Scope.init)
+            New { resolve in ScopeUser(scope: resolve()) }
+            New { resolve in Pair(resolve(ScopeUser.self), resolve(ScopeUser.self)) }
+        }
+        let scopes = IdentitySet()
+        let mixed = Tally()
+        let finished = runTogether(threads: 16) { _ in
+            for _ in 0..<50 {
+                let pair = box.resolve(Pair<ScopeUser, ScopeUser>.self)
+                if pair.first.scope !== pair.second.scope { mixed.increment() }
+                scopes.insert(pair.first.scope)
+            }
+        }
+        #expect(finished)
+        #expect(mixed.value == 0)
+        #expect(scopes.count == 16 * 50)
+    }
+
+    @Test func aFactoryThatHopsThroughAnotherQueueStillReenters() {
+        let box = DIContainer()
+        let hop = DispatchQueue(label: "hop")
+        box.register {
+            Shared(Leaf.init)
+            New { resolve in hop.sync { Pair(resolve(Leaf.self), 0) } }
+        }
+        let finished = runTogether(threads: 4) { _ in
+            for _ in 0..<20 { _ = box.resolve(Pair<Leaf, Int>.self) }
+        }
+        #expect(finished)
+    }
+
+    @Test func activateIsolatesConcurrentTasks() async {
+        let mismatches = await withTaskGroup(of: Bool.self) { group in
+            for index in 0..<100 {
+                group.addTask {
+                    let box = DIContainer()
+                    box.register { New({ _ in ConcreteViewModel(id: "\(index)") }, as: ViewModelProtocol.self) }
+                    return await box.activate { () async -> Bool in
+                        await Task.yield()
+                        return DIContainer.resolve(ViewModelProtocol.self).id == "\(index)"
+                    }
+                }
+            }
+            var mismatches = 0
+            for await matched in group where !matched { mismatches += 1 }
+            return mismatches
+        }
+        #expect(mismatches == 0)
     }
 }

@@ -1,294 +1,232 @@
 import DependencyInjection
-import Foundation
 import Testing
 
-// Containers of your own, parents, activate, reset, releaseInstances, registerDependencies.
+// Containers of your own: parents, activate, reset and releaseInstances.
 
-private final class Wheel { init() {} }
-private final class Bike {
-    let wheel: Wheel
-    init(wheel: Wheel) { self.wheel = wheel }
-}
-private final class Rider {
-    @Inject var wheel: Wheel
-}
-private final class Marker { init() {} }
-
-/// Runs `body` with a copy of `shared` that has been reset: like `shared` after `reset()`,
-/// it runs `registerDependencies()` again before its next registration or resolution.
-private func withResetCopyOfShared(_ body: (DIContainer) -> Void) {
-    DIContainer.shared.withOverrides {} operation: {
-        let copy = DIContainer.current
-        copy.reset()
-        body(copy)
-    }
+private final class UsesEngine {
+    let engine: Engine
+    init(engine: Engine) { self.engine = engine }
 }
 
-@Suite struct ContainerTests {
-    // MARK: Containers and parents
-
-    @Test func aNewContainerStartsEmpty() {
+@Suite struct OwnContainerTests {
+    @Test func aNewContainerStartsEmptyAndNeverRunsRegisterDependencies() throws {
         let box = DIContainer()
-        #expect(box.resolve(Greeting?.self) == nil)
-        #expect(box.resolve(Wheel?.self) == nil)
-        #expect(box.parent == nil)
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Greeting.self) }
+        #expect(error.reason == .missingRegistration)
     }
 
-    @Test func sharedHasWhatRegisterDependenciesRegisters() throws {
-        #expect(try DIContainer.shared.tryResolve(Greeting.self).text == "production")
+    @Test func containersDoNotSeeEachOthersRegistrations() {
+        let first = DIContainer()
+        let second = DIContainer()
+        first.register { Shared(Engine.init) }
+        #expect(second.resolve(Engine?.self) == nil)
     }
+}
 
-    @Test func aChildFallsBackToItsParent() {
+@Suite struct ParentContainerTests {
+    @Test func childFallsBackToItsParent() {
         let parent = DIContainer()
-        parent.register(Shared(Wheel.init))
+        parent.register { Shared(Engine.init) }
         let child = DIContainer(parent: parent)
         #expect(child.parent === parent)
-        #expect(child.resolve(Wheel.self) === parent.resolve(Wheel.self))
+        #expect(child.resolve(Engine.self) === parent.resolve(Engine.self))
     }
 
-    @Test func aGrandchildFallsBackThroughTheChain() {
-        let root = DIContainer()
-        root.register(Shared(Wheel.init))
-        let grandchild = DIContainer(parent: DIContainer(parent: root))
-        #expect(grandchild.resolve(Wheel.self) === root.resolve(Wheel.self))
-    }
-
-    @Test func aParentNeverSeesItsChildsRegistrations() {
+    @Test func parentNeverSeesTheChildsRegistrations() {
         let parent = DIContainer()
         let child = DIContainer(parent: parent)
-        child.register(Shared(Wheel.init))
-        #expect(parent.resolve(Wheel?.self) == nil)
-        #expect(child.resolve(Wheel?.self) != nil)
+        child.register { Shared(Engine.init) }
+        #expect(parent.resolve(Engine?.self) == nil)
     }
 
-    @Test func aChildRegistrationShadowsTheParentsForTheChildOnly() {
+    @Test func childRegistrationShadowsTheParents() {
         let parent = DIContainer()
-        parent.register(Shared(Wheel.init))
+        parent.register { Shared(Engine.init) }
         let child = DIContainer(parent: parent)
-        child.register(Shared(Wheel.init))
-        #expect(child.resolve(Wheel.self) !== parent.resolve(Wheel.self))
+        child.register { Shared(Engine.init) }
+        #expect(child.resolve(Engine.self) !== parent.resolve(Engine.self))
     }
 
     @Test func aParentServiceKeepsTheParentsDependencies() {
         let parent = DIContainer()
         parent.register {
-            Shared(Wheel.init)
-            New { resolve in Bike(wheel: resolve()) }
-            New(Rider())
+            Shared(Engine.init)
+            New { resolve in UsesEngine(engine: resolve()) }
         }
         let child = DIContainer(parent: parent)
-        child.register(Shared(Wheel.init))
-        let parentWheel = parent.resolve(Wheel.self)
-        #expect(child.resolve(Bike.self).wheel === parentWheel)
-        #expect(child.resolve(Rider.self).wheel === parentWheel)
-        #expect(child.resolve(Wheel.self) !== parentWheel)
+        child.register { Shared(Engine.init) }
+        let fromChild = child.resolve(UsesEngine.self)
+        #expect(fromChild.engine === parent.resolve(Engine.self))
+        #expect(fromChild.engine !== child.resolve(Engine.self))
     }
 
-    @Test func aChildServiceUsesTheChildsDependenciesAndTheParentsForTheRest() {
-        let parent = DIContainer()
-        parent.register(Shared(Wheel.init))
-        let child = DIContainer(parent: parent)
-        child.register(New { resolve in Bike(wheel: resolve()) })
-        #expect(child.resolve(Bike.self).wheel === parent.resolve(Wheel.self))
-        #expect(parent.resolve(Bike?.self) == nil)
+    @Test func grandchildrenFallBackThroughTheChain() {
+        let root = DIContainer()
+        root.register { Shared(Engine.init) }
+        let grandchild = DIContainer(parent: DIContainer(parent: root))
+        #expect(grandchild.resolve(Engine.self) === root.resolve(Engine.self))
     }
 
-    @Test func aMissingRegistrationInAChildLooksAtTheWholeChain() throws {
-        let parent = DIContainer()
-        parent.register(Shared(Wheel.init).named("front"))
-        let child = DIContainer(parent: parent)
-        let error = try #require(resolutionError { try child.tryResolve(Wheel.self) })
+    @Test func missingInTheWholeChainIsAnError() throws {
+        let child = DIContainer(parent: DIContainer())
+        let error = try #require(throws: ResolutionError.self) { try child.tryResolve(Engine.self) }
         #expect(error.reason == .missingRegistration)
-        #expect(error.registeredNames == ["front"])
     }
 
-    // MARK: Which container is current
-
-    @Test func currentIsSharedOutsideAnyActivation() {
-        #expect(DIContainer.current === DIContainer.shared)
-    }
-
-    @Test func activateBindsTheContainerForTheClosureOnly() {
-        let box = DIContainer()
-        let value = box.activate { () -> Bool in
-            DIContainer.current === box
+    @Test func graphInAParentIsSharedWithinOneResolutionThroughAChild() {
+        let parent = DIContainer()
+        parent.register { Graph(Session.init) }
+        let child = DIContainer(parent: parent)
+        child.register {
+            New { resolve in Pair(resolve(Session.self), resolve(Session.self)) }
         }
-        #expect(value)
-        #expect(DIContainer.current === DIContainer.shared)
+        let pair = child.resolve(Pair<Session, Session>.self)
+        withKnownIssue("A Graph registered in a parent ends with the parent's own top-level frame, once per lookup.") {
+            #expect(pair.first === pair.second)
+        }
     }
 
-    @Test func nestedActivationsRestoreTheOuterContainer() {
+    @Test func parentsRegisterDependenciesRunsBeforeAChildLooksInIt() throws {
+        // A copy of shared, reset, has registerDependencies() pending, like shared at launch.
+        try DIContainer.shared.withOverrides {
+        } operation: {
+            let pending = DIContainer.current
+            pending.reset()
+            let child = DIContainer(parent: pending)
+            let greeting = try child.tryResolve(Greeting.self)
+            #expect(greeting.text == "production")
+        }
+    }
+}
+
+@Suite struct ActivateTests {
+    @Test func activateBindsCurrentForTheClosureOnly() {
+        let box = DIContainer()
+        let outside = DIContainer.current
+        box.activate {
+            #expect(DIContainer.current === box)
+        }
+        #expect(DIContainer.current === outside)
+    }
+
+    @Test func activateReturnsTheValueAndRethrows() throws {
+        let box = DIContainer()
+        #expect(box.activate { 42 } == 42)
+        #expect(throws: Offline.self) { try box.activate { throw Offline() } }
+    }
+
+    @Test func activateNests() {
         let outer = DIContainer()
         let inner = DIContainer()
         outer.activate {
-            inner.activate { #expect(DIContainer.current === inner) }
+            inner.activate {
+                #expect(DIContainer.current === inner)
+            }
             #expect(DIContainer.current === outer)
         }
     }
 
-    @Test func activateRethrowsAndStillRestores() {
-        struct Stop: Error {}
+    @Test func asyncActivateBindsAcrossSuspensions() async {
         let box = DIContainer()
-        #expect(throws: Stop.self) { try box.activate { throw Stop() } }
-        #expect(DIContainer.current === DIContainer.shared)
+        let seen = await box.activate { () async -> Bool in
+            await Task.yield()
+            return DIContainer.current === box
+        }
+        #expect(seen)
     }
 
-    @Test func theStaticAPIActsOnTheActivatedContainer() throws {
+    @Test func activateReachesChildTasksButNotOtherTasks() async {
         let box = DIContainer()
-        try box.activate {
-            DIContainer.register(Shared(Wheel.init))
-            try DIContainer.tryRegister(Shared(Marker.init))
-            #expect(DIContainer.resolve(Wheel.self) === box.resolve(Wheel.self))
+        await box.activate {
+            async let child = DIContainer.current === box
+            let detached = await Task.detached { DIContainer.current === box }.value
+            #expect(await child)
+            #expect(!detached)
+        }
+    }
+
+    @Test func staticAPIActsOnTheActivatedContainer() {
+        let box = DIContainer()
+        box.activate {
+            DIContainer.register { Shared(Engine.init) }
+            #expect(DIContainer.resolve(Engine.self) === box.resolve(Engine.self))
             DIContainer.releaseInstances()
             DIContainer.reset()
         }
-        #expect(box.resolve(Wheel?.self) == nil)
-        #expect(DIContainer.shared.resolve(Wheel?.self) == nil)
-        #expect(DIContainer.shared.resolve(Marker?.self) == nil)
+        #expect(box.resolve(Engine?.self) == nil)
     }
 
-    @Test func asyncActivationKeepsTheContainerAcrossSuspensions() async {
-        let box = DIContainer()
-        box.register(Shared(Wheel.init))
-        let wheel = await box.activate { () async -> Wheel in
-            await Task.yield()
-            return DIContainer.resolve(Wheel.self)
-        }
-        #expect(wheel === box.resolve(Wheel.self))
-        #expect(DIContainer.current === DIContainer.shared)
-    }
-
-    @Test func concurrentTasksEachSeeTheirOwnActivatedContainer() async {
-        let boxes = (0..<8).map { _ in DIContainer() }
-        for box in boxes { box.register(Shared(Wheel.init)) }
-        let matches = await withTaskGroup(of: Bool.self) { group in
-            for box in boxes {
-                group.addTask {
-                    await box.activate { () async -> Bool in
-                        var allMatch = true
-                        for _ in 0..<20 {
-                            await Task.yield()
-                            allMatch = allMatch && DIContainer.current === box
-                                && DIContainer.resolve(Wheel.self) === box.resolve(Wheel.self)
-                        }
-                        return allMatch
-                    }
-                }
-            }
-            return await group.reduce(into: [Bool]()) { $0.append($1) }
-        }
-        #expect(matches == Array(repeating: true, count: boxes.count))
-    }
-
-    @Test func aDetachedTaskDoesNotInheritTheActivation() async {
-        let box = DIContainer()
-        let detachedSeesShared = await box.activate { () async -> Bool in
-            await Task.detached { DIContainer.current === DIContainer.shared }.value
-        }
-        let childSeesBox = await box.activate { () async -> Bool in
-            await Task { DIContainer.current === box }.value
-        }
-        #expect(detachedSeesShared)
-        #expect(childSeesBox)
-    }
-
-    @Test func anotherThreadDoesNotSeeTheActivation() {
-        let box = DIContainer()
-        let seen = ConcurrentCollector<Bool>()
-        box.activate {
-            let done = DispatchSemaphore(value: 0)
-            let thread = Thread {
-                seen.append(DIContainer.current === DIContainer.shared)
-                done.signal()
-            }
-            thread.start()
-            done.wait()
-        }
-        #expect(seen.all == [true])
-    }
-
-    @Test func whileAFactoryRunsItsContainerIsCurrent() {
-        let box = DIContainer()
+    @Test func activateInsideAFactoryBindsTheOtherContainer() {
         let other = DIContainer()
-        let seen = ConcurrentCollector<ObjectIdentifier>()
-        box.register(New { () -> Marker in
-            seen.append(ObjectIdentifier(DIContainer.current))
-            return Marker()
-        })
-        other.activate {
-            _ = box.resolve(Marker.self)
-            #expect(DIContainer.current === other)
-        }
-        #expect(seen.all == [ObjectIdentifier(box)])
-    }
-
-    // MARK: Housekeeping
-
-    @Test func resetForgetsRegistrationsAndInstances() {
-        let box = DIContainer()
-        box.register(Shared(Wheel.init))
-        let before = box.resolve(Wheel.self)
-        box.reset()
-        #expect(box.resolve(Wheel?.self) == nil)
-        box.register(Shared(Wheel.init))
-        #expect(box.resolve(Wheel.self) !== before)
-    }
-
-    @Test func resetOfAContainerOfYourOwnDoesNotRunRegisterDependencies() {
-        let box = DIContainer()
-        box.reset()
-        #expect(box.resolve(Greeting?.self) == nil)
-    }
-
-    @Test func releaseInstancesKeepsRegistrationsAndMakesSharedAnew() {
-        let made = FactoryCallCounter()
+        other.register { Shared(MemoryStore() as Store) }
         let box = DIContainer()
         box.register {
-            Shared { () -> Wheel in
-                made.increment()
-                return Wheel()
-            }
-            New(Marker())
+            New { _ in Pair(other.activate { DIContainer.resolve(Store.self) }, 0) }
         }
-        let before = box.resolve(Wheel.self)
-        box.releaseInstances()
-        #expect(made.value == 1)
-        let after = box.resolve(Wheel.self)
-        #expect(after !== before)
-        #expect(box.resolve(Wheel.self) === after)
-        #expect(made.value == 2)
-        #expect(box.resolve(Marker?.self) != nil)
+        #expect(box.resolve(Pair<Store, Int>.self).first === other.resolve(Store.self))
     }
+}
 
-    @Test func releaseInstancesDropsWeakInstancesTheContainerHeld() {
+@Suite struct HousekeepingTests {
+    @Test func resetForgetsRegistrationsAndInstances() {
         let box = DIContainer()
-        box.register(Weak(Wheel.init))
-        let held = box.resolve(Wheel.self)
+        box.register { Shared(Engine.init) }
+        _ = box.resolve(Engine.self)
+        box.reset()
+        #expect(box.resolve(Engine?.self) == nil)
+    }
+
+    @Test func releaseInstancesKeepsRegistrationsAndDropsSharedInstances() {
+        let box = DIContainer()
+        box.register { Shared(Engine.init) }
+        let first = box.resolve(Engine.self)
         box.releaseInstances()
-        #expect(box.resolve(Wheel.self) !== held)
+        let second = box.resolve(Engine.self)
+        #expect(second !== first)
+        #expect(box.resolve(Engine.self) === second)
     }
 
-    // MARK: registerDependencies
-
-    @Test func registerDependenciesRunsAgainAfterResetForShared() {
-        withResetCopyOfShared { copy in
-            #expect(copy.resolve(Greeting?.self)?.text == "production")
-        }
+    @Test func releaseInstancesDropsInstancesReachedThroughAliases() {
+        let box = DIContainer()
+        box.register { Shared(RouterImpl.init, as: Router.self) }
+        let first = box.resolve(Router.self)
+        box.releaseInstances()
+        #expect(box.resolve(Router.self) !== first)
+        #expect(box.resolve(Router.self) === box.resolve(RouterImpl.self))
     }
 
-    @Test func aRegistrationMadeBeforeTheFirstResolveIsNotOverwritten() {
-        withResetCopyOfShared { copy in
-            copy.register(Shared(MockGreeting() as Greeting))
-            #expect(copy.resolve(Greeting.self).text == "mock")
-            copy.register(Shared(Marker.init))
-            #expect(copy.resolve(Greeting.self).text == "mock")
-        }
+    @Test func releaseInstancesReachesAliasesWhoseImplementationSlotWasReplaced() {
+        let box = DIContainer()
+        box.register { Shared(RouterImpl.init, as: Router.self) }
+        let first = box.resolve(Router.self)
+        box.register { New(RouterImpl.init) }
+        box.releaseInstances()
+        #expect(box.resolve(Router.self) !== first)
     }
 
-    @Test func aChildOfAContainerDueToRunRegisterDependenciesSeesItsRegistrations() {
-        withResetCopyOfShared { copy in
-            let child = DIContainer(parent: copy)
-            #expect(child.resolve(Greeting?.self)?.text == "production")
+    @Test func releaseInstancesLetsTheContainerDropWeakAndSharedObjects() {
+        let box = DIContainer()
+        box.register { Shared(Engine.init) }
+        weak var engine: Engine?
+        do {
+            let strong = box.resolve(Engine.self)
+            engine = strong
         }
+        #expect(engine != nil)
+        box.releaseInstances()
+        #expect(engine == nil)
+    }
+
+    @Test func aReleasedContainerReleasesWhatItMade() {
+        weak var engine: Engine?
+        weak var released: DIContainer?
+        do {
+            let box = DIContainer()
+            released = box
+            box.register { Shared(Engine.init) }
+            engine = box.resolve(Engine.self)
+        }
+        #expect(released == nil)
+        #expect(engine == nil)
     }
 }

@@ -1,195 +1,278 @@
 import DependencyInjection
 import Testing
 
-// Shared, New, Weak, Graph and eager(): how long an instance lives.
+// How long instances live: Shared, New, Weak, Graph, eager(), and onResolve.
 
-private final class Token {
-    init(_ counter: FactoryCallCounter? = nil) { counter?.increment() }
+/// Two dependencies that both need a `Session`, to see whether one resolution shares it.
+private final class SessionUser {
+    let session: Session
+    init(session: Session) { self.session = session }
 }
 
-/// A Graph-scoped unit of work, shared by everything one top-level resolution makes.
-private final class UnitOfWork { init() {} }
-
-private final class Repository {
-    let work: UnitOfWork
-    init(work: UnitOfWork) { self.work = work }
-}
-
-private final class Auditor {
-    @Inject var work: UnitOfWork
-    @Inject var repository: Repository
-}
-
-private final class Checkout {
-    let work: UnitOfWork
-    let repository: Repository
-    let auditor: Auditor
-    init(work: UnitOfWork, repository: Repository, auditor: Auditor) {
-        self.work = work
-        self.repository = repository
-        self.auditor = auditor
+private final class Workspace {
+    let first: SessionUser
+    let second: SessionUser
+    let session: Session
+    init(first: SessionUser, second: SessionUser, session: Session) {
+        self.first = first
+        self.second = second
+        self.session = session
     }
 }
 
-private func registerGraph(in box: DIContainer) {
-    box.register {
-        Graph(UnitOfWork.init)
-        New { resolve in Repository(work: resolve()) }
-        New(Auditor())
-        New { resolve in Checkout(work: resolve(), repository: resolve(), auditor: resolve()) }
-    }
+/// Gets its session through a property wrapper while a factory makes it.
+private final class WrappedSessionUser {
+    @Inject var session: Session
+    init() {}
 }
 
-@Suite struct LifetimeTests {
-    @Test func sharedIsMadeOnceAndReturnedEveryTime() {
-        let made = FactoryCallCounter()
+private final class NeedsDatabase {
+    let database: Database
+    init(database: Database) { self.database = database }
+}
+
+@Suite struct SharedLifetimeTests {
+    @Test func sharedMakesOneInstancePerContainer() {
+        let made = Tally()
         let box = DIContainer()
-        box.register(Shared(Token(made)))
-        let first = box.resolve(Token.self)
-        #expect(box.resolve(Token.self) === first)
-        #expect(box.resolve(Token.self) === first)
+        box.register { Shared(Counted(made)) }
+        #expect(box.resolve(Counted.self) === box.resolve(Counted.self))
         #expect(made.value == 1)
     }
 
-    @Test func sharedIsNotMadeUntilFirstResolved() {
-        let made = FactoryCallCounter()
-        let box = DIContainer()
-        box.register(Shared(Token(made)))
-        #expect(made.value == 0)
-        _ = box.resolve(Token.self)
-        #expect(made.value == 1)
+    @Test func sharedInstancesAreNotSharedBetweenContainers() {
+        let module = Module(Shared(Engine.init))
+        let first = DIContainer()
+        let second = DIContainer()
+        first.register(module)
+        second.register(module)
+        #expect(first.resolve(Engine.self) !== second.resolve(Engine.self))
     }
 
-    @Test func newMakesAnInstanceOnEveryResolve() {
-        let made = FactoryCallCounter()
+    @Test func sharedFactoryThatThrowsIsRetriedOnTheNextResolve() throws {
+        let attempts = Tally()
         let box = DIContainer()
-        box.register(New(Token(made)))
-        let first = box.resolve(Token.self)
-        let second = box.resolve(Token.self)
-        #expect(first !== second)
-        #expect(made.value == 2)
-    }
-
-    @Test func weakIsSharedWhileHeldAndMadeAnewAfterRelease() {
-        let made = FactoryCallCounter()
-        let box = DIContainer()
-        box.register(Weak(Token(made)))
-        weak var released: Token?
-        do {
-            let held = box.resolve(Token.self)
-            #expect(box.resolve(Token.self) === held)
-            #expect(made.value == 1)
-            released = held
+        box.register {
+            Shared { _ throws -> Engine in
+                attempts.increment()
+                if attempts.value == 1 { throw Offline() }
+                return Engine()
+            }
         }
-        #expect(released == nil, "the container must not keep a Weak instance alive")
-        _ = box.resolve(Token.self)
+        #expect(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
+        let engine = try box.tryResolve(Engine.self)
+        #expect(box.resolve(Engine.self) === engine)
+        #expect(attempts.value == 2)
+    }
+
+    @Test func sharedMadeWithArgumentsKeepsItsFirstInstance() {
+        let box = DIContainer()
+        box.register { Shared { (_, id: String) in ConcreteViewModel(id: id) } }
+        let first = box.resolve(ConcreteViewModel.self, arguments: { "first" })
+        let second = box.resolve(ConcreteViewModel.self, arguments: { "second" })
+        #expect(first === second)
+        #expect(second.id == "first")
+    }
+}
+
+@Suite struct NewLifetimeTests {
+    @Test func newMakesAnInstanceOnEveryResolve() {
+        let made = Tally()
+        let box = DIContainer()
+        box.register { New(Counted(made)) }
+        #expect(box.resolve(Counted.self) !== box.resolve(Counted.self))
         #expect(made.value == 2)
+    }
+
+    @Test func newInstancesAreNotRetainedByTheContainer() {
+        let box = DIContainer()
+        box.register { New(Engine.init) }
+        weak var engine: Engine?
+        do {
+            let strong = box.resolve(Engine.self)
+            engine = strong
+            #expect(engine != nil)
+        }
+        #expect(engine == nil)
+    }
+}
+
+@Suite struct WeakLifetimeTests {
+    @Test func weakIsSharedWhileSomeoneHoldsIt() {
+        let box = DIContainer()
+        box.register { Weak(ImageCache.init) }
+        let held = box.resolve(ImageCache.self)
+        #expect(box.resolve(ImageCache.self) === held)
+    }
+
+    @Test func weakIsMadeAnewAfterItIsReleased() {
+        let made = Tally()
+        let box = DIContainer()
+        box.register { Weak(Counted(made)) }
+        weak var first: Counted?
+        do {
+            let strong = box.resolve(Counted.self)
+            first = strong
+        }
+        #expect(first == nil)
+        _ = box.resolve(Counted.self)
+        #expect(made.value == 2)
+    }
+
+    @Test func weakRegisteredAsAProtocolKeepsTheInstance() {
+        let box = DIContainer()
+        box.register { Weak(CacheImpl() as Cache) }
+        let held = box.resolve(Cache.self)
+        #expect(box.resolve(Cache.self) === held)
     }
 
     @Test func weakOfAValueTypeIsAnError() throws {
+        struct Point { var x = 0 }
         let box = DIContainer()
-        box.register(Weak(7))
-        let error = try #require(resolutionError { try box.tryResolve(Int.self) })
-        #expect(error.reason == .weakRequiresClass(instanceType: "Int"))
-        #expect(error.description.contains("registered as Weak"))
+        box.register { Weak(Point()) }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Point.self) }
+        #expect(error.reason == .weakRequiresClass(instanceType: "Point"))
     }
+}
 
-    @Test func graphIsSharedWithinOneResolutionThroughClosuresAndWrappers() {
-        let box = DIContainer()
-        registerGraph(in: box)
-        let checkout = box.resolve(Checkout.self)
-        #expect(checkout.repository.work === checkout.work)
-        #expect(checkout.auditor.work === checkout.work)
-        #expect(checkout.auditor.repository.work === checkout.work)
-        #expect(checkout.auditor.repository !== checkout.repository)
-    }
-
-    @Test func graphIsNewForTheNextTopLevelResolution() {
-        let box = DIContainer()
-        registerGraph(in: box)
-        let first = box.resolve(Checkout.self)
-        let second = box.resolve(Checkout.self)
-        #expect(first.work !== second.work)
-        #expect(box.resolve(UnitOfWork.self) !== box.resolve(UnitOfWork.self))
-    }
-
-    @Test func graphIsSharedWhenTheTopLevelObjectIsMadeWithPropertyWrappers() {
-        let box = DIContainer()
-        registerGraph(in: box)
-        let auditor = box.resolve(Auditor.self)
-        #expect(auditor.repository.work === auditor.work)
-    }
-
-    @Test func graphInsideASharedServiceIsFixedWhenTheSharedOneIsMade() {
-        final class Service {
-            let work: UnitOfWork
-            let repository: Repository
-            init(work: UnitOfWork, repository: Repository) {
-                self.work = work
-                self.repository = repository
-            }
-        }
-        let box = DIContainer()
-        registerGraph(in: box)
-        box.register(Shared { resolve in Service(work: resolve(), repository: resolve()) })
-        let service = box.resolve(Service.self)
-        #expect(service.repository.work === service.work)
-        #expect(box.resolve(Service.self).work === service.work)
-        #expect(box.resolve(UnitOfWork.self) !== service.work)
-    }
-
-    @Test func eagerIsMadeWhenTheRegisterCallReturns() {
-        let made = FactoryCallCounter()
-        let box = DIContainer()
-        box.register(Shared(Token(made)).eager())
-        #expect(made.value == 1)
-        _ = box.resolve(Token.self)
-        #expect(made.value == 1)
-    }
-
-    @Test func eagerIsMadeAfterTheWholeBlockSoDependenciesMayComeLater() {
-        let made = FactoryCallCounter()
-        final class Engine {
-            let token: Token
-            init(token: Token) { self.token = token }
-        }
+@Suite struct GraphLifetimeTests {
+    private func container() -> DIContainer {
         let box = DIContainer()
         box.register {
-            Shared { resolve in Engine(token: resolve()) }.eager()
-            Shared(Token(made))
+            Graph(Session.init)
+            New { resolve in SessionUser(session: resolve()) }
+            New { resolve in Workspace(first: resolve(), second: resolve(), session: resolve()) }
+            New(WrappedSessionUser())
         }
-        #expect(made.value == 1, "the eager Engine made its Token while registering")
-        #expect(box.resolve(Engine.self).token === box.resolve(Token.self))
+        return box
     }
 
-    @Test func anEagerFailureThrowsFromTryRegisterAndLeavesTheContainerUnchanged() throws {
-        final class Engine {
-            init(token: Token) {}
+    @Test func graphIsSharedByEverythingOneResolutionMakes() {
+        let workspace = container().resolve(Workspace.self)
+        #expect(workspace.first.session === workspace.session)
+        #expect(workspace.second.session === workspace.session)
+        #expect(workspace.first !== workspace.second)
+    }
+
+    @Test func graphIsNewForEachTopLevelResolution() {
+        let box = container()
+        let first = box.resolve(Workspace.self)
+        let second = box.resolve(Workspace.self)
+        #expect(first.session !== second.session)
+        #expect(box.resolve(Session.self) !== box.resolve(Session.self))
+    }
+
+    @Test func graphReachesPropertyWrappersOfWhatTheResolutionMakes() {
+        let box = container()
+        box.register {
+            New { resolve in Pair(resolve(WrappedSessionUser.self), resolve(Session.self)) }
         }
-        let box = DIContainer()
-        box.register(Shared(Token()).named("kept"))
-        let error = try #require(resolutionError {
-            try box.tryRegister {
-                Shared(Token.init)
-                Shared { resolve in Engine(token: try resolve.tryResolve(name: "absent")) }.eager()
+        let pair = box.resolve(Pair<WrappedSessionUser, Session>.self)
+        #expect(pair.first.session === pair.second)
+    }
+
+    @Test func graphInstanceIsReleasedWhenTheResolutionEnds() {
+        let box = container()
+        weak var session: Session?
+        do {
+            let user = box.resolve(SessionUser.self)
+            session = user.session
+        }
+        #expect(session == nil)
+    }
+
+    @Test func graphInstanceDoesNotSurviveAFailedResolution() {
+        let box = container()
+        box.register {
+            New { resolve throws -> Workspace in
+                let user: SessionUser = resolve()
+                _ = user
+                throw Offline()
             }
-        })
-        #expect(error.reason == .missingRegistration)
-        #expect(error.typeName == "Token")
-        #expect(error.name == "absent")
-        #expect(box.resolve(Engine?.self) == nil)
-        #expect(box.resolve(Token?.self) == nil)
-        #expect(box.resolve(Token?.self, name: "kept") != nil)
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(Workspace.self) }
+        #expect(box.resolve(SessionUser.self).session !== box.resolve(SessionUser.self).session)
+    }
+}
+
+/// Two values, for factories that return more than one thing.
+final class Pair<First, Second> {
+    let first: First
+    let second: Second
+    init(_ first: First, _ second: Second) {
+        self.first = first
+        self.second = second
+    }
+}
+
+@Suite struct EagerTests {
+    @Test func eagerIsMadeWhenItsRegisterCallReturns() {
+        let made = Tally()
+        let box = DIContainer()
+        box.register { Shared(Counted(made)).eager() }
+        #expect(made.value == 1)
+        _ = box.resolve(Counted.self)
+        #expect(made.value == 1)
     }
 
-    @Test func releaseInstancesMakesEagerSharedAnewOnNextResolve() {
-        let made = FactoryCallCounter()
+    @Test func eagerMayDependOnRegistrationsLaterInTheSameBlock() {
         let box = DIContainer()
-        box.register(Shared(Token(made)).eager())
-        let first = box.resolve(Token.self)
-        box.releaseInstances()
-        #expect(made.value == 1)
-        #expect(box.resolve(Token.self) !== first)
-        #expect(made.value == 2)
+        box.register {
+            Shared { resolve in NeedsDatabase(database: resolve()) }.eager()
+            Shared(Database.init)
+        }
+        #expect(box.resolve(NeedsDatabase.self).database === box.resolve(Database.self))
+    }
+
+    @Test func eagerThatFailsLeavesTheContainerAsItWas() throws {
+        let box = DIContainer()
+        box.register { Shared(PostgresStore() as Store) }
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryRegister {
+                Shared(MemoryStore() as Store)
+                Shared { resolve in NeedsDatabase(database: try resolve.tryResolve()) }.eager()
+            }
+        }
+        #expect(error.reason == .missingRegistration)
+        #expect(error.typeName == "Database")
+        #expect(box.resolve(Store.self).kind == "postgres")
+        #expect(box.resolve(NeedsDatabase?.self) == nil)
+    }
+}
+
+@Suite struct OnResolveTests {
+    @Test func onResolveLetsTwoSharedServicesPointAtEachOther() {
+        let box = DIContainer()
+        box.register {
+            Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
+            Shared { resolve in Child(parent: resolve()) }
+        }
+        let parent = box.resolve(Parent.self)
+        #expect(parent.child?.parent === parent)
+        #expect(box.resolve(Child.self) === parent.child)
+    }
+
+    @Test func onResolveRunsOncePerInstanceMade() {
+        let shared = Tally()
+        let new = Tally()
+        let box = DIContainer()
+        box.register {
+            Shared(Engine.init).onResolve { _, _ in shared.increment() }
+            New(ImageCache.init).onResolve { _, _ in new.increment() }
+        }
+        for _ in 0..<3 {
+            _ = box.resolve(Engine.self)
+            _ = box.resolve(ImageCache.self)
+        }
+        #expect(shared.value == 1)
+        #expect(new.value == 3)
+    }
+
+    @Test func onResolveErrorReachesTryResolve() throws {
+        let box = DIContainer()
+        box.register { Shared(Engine.init).onResolve { _, _ in throw Offline() } }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
+        #expect(error.reason == .factoryFailed)
+        #expect(error.underlyingError is Offline)
     }
 }

@@ -1,137 +1,99 @@
 import DependencyInjection
 import Testing
 
-// Main-actor factories: they run on the main actor, and resolving them elsewhere is an error.
+// Main-actor services: made on the main actor only, never a silent data race.
 
-@MainActor private final class ViewState {
-    var title = "start"
-    init() {}
+@MainActor private final class MainModel {
+    let label: String
+    init(label: String = "main") { self.label = label }
 }
 
-@MainActor private final class Screenplay {
-    let state: ViewState
-    init(state: ViewState) { self.state = state }
+private final class UsesMainModel {
+    let model: MainModel
+    init(model: MainModel) { self.model = model }
 }
 
-@MainActor private final class Stage {
-    @Inject var state: ViewState
-}
-
-/// A non-Sendable service, registered and captured without any annotation.
-private final class Notebook {
-    var pages: [String] = []
-    init() {}
-}
-
-private func registerMainActorServices(in box: DIContainer, counter: FactoryCallCounter) {
-    box.register {
-        Shared { @MainActor () -> ViewState in
-            counter.increment()
-            return ViewState()
-        }
-        New { @MainActor resolve in Screenplay(state: resolve()) }
-    }
+/// Not Sendable: registering it, and closures that capture it, must compile without warnings.
+private final class NotSendable {
+    var value = 0
 }
 
 @Suite struct MainActorTests {
-    @MainActor @Test func aMainActorFactoryResolvesOnTheMainActor() {
-        let made = FactoryCallCounter()
-        let box = DIContainer()
-        registerMainActorServices(in: box, counter: made)
-        let state = box.resolve(ViewState.self)
-        #expect(box.resolve(ViewState.self) === state)
-        #expect(box.resolve(Screenplay.self).state === state)
-        #expect(made.value == 1)
-    }
-
-    @MainActor @Test func aMainActorServiceIsInjectedIntoAMainActorObject() {
-        let box = DIContainer()
-        registerMainActorServices(in: box, counter: FactoryCallCounter())
-        let stage = box.activate { Stage() }
-        #expect(stage.state === box.resolve(ViewState.self))
-    }
-
-    @Test func resolvingAMainActorFactoryOffTheMainActorIsAnErrorNotACrash() async throws {
-        let made = FactoryCallCounter()
-        let box = DIContainer()
-        registerMainActorServices(in: box, counter: made)
-        let error = await Task.detached { () -> ResolutionError? in
-            do {
-                _ = try box.tryResolve(ViewState.self)
-                return nil
-            } catch let error as ResolutionError {
-                return error
-            } catch {
-                return nil
-            }
-        }.value
-        let failure = try #require(error)
-        #expect(failure.reason == .mainActorRequired)
-        #expect(failure.typeName == "ViewState")
-        #expect(failure.description.hasPrefix("'ViewState' (name: nil) is made by a @MainActor factory and was resolved off the main actor."))
-        #expect(made.value == 0, "the factory must not run off the main actor")
-    }
-
-    @Test func aMainActorDependencyOfAnotherFactoryIsAnErrorOffTheMainActor() async throws {
-        final class Plain {
-            init(state: ViewState) {}
-        }
-        let box = DIContainer()
-        registerMainActorServices(in: box, counter: FactoryCallCounter())
-        box.register(New { resolve in try Plain(state: resolve.tryResolve()) })
-        let error = await Task.detached { () -> ResolutionError? in
-            do {
-                _ = try box.tryResolve(Plain.self)
-                return nil
-            } catch let error as ResolutionError {
-                return error
-            } catch {
-                return nil
-            }
-        }.value
-        let failure = try #require(error)
-        #expect(failure.reason == .mainActorRequired)
-        #expect(failure.path == ["Plain", "ViewState"])
-    }
-
-    @Test func aFailedOffMainAttemptLeavesTheServiceUsableOnTheMainActor() async throws {
-        let made = FactoryCallCounter()
-        let box = DIContainer()
-        registerMainActorServices(in: box, counter: made)
-        let failed = await Task.detached { (try? box.tryResolve(ViewState.self)) == nil }.value
-        #expect(failed)
-        let title = await MainActor.run { box.resolve(ViewState.self).title }
-        #expect(title == "start")
-        #expect(made.value == 1)
-    }
-
-    @Test func anOrdinaryFactoryResolvesOffTheMainActor() async {
-        let box = DIContainer()
-        box.register(Shared(Leaflet.init))
-        let resolved = await Task.detached { (try? box.tryResolve(Leaflet.self)) != nil }.value
-        #expect(resolved)
-    }
-
-    @Test func nonSendableServicesAndCapturesRegisterWithoutWarnings() {
-        // Compiling this under Swift 6 with warnings as errors is the test; the resolve checks
-        // that the captured non-Sendable value is the one used.
-        let notebook = Notebook()
-        notebook.pages.append("first")
+    private func container(_ made: Tally) -> DIContainer {
         let box = DIContainer()
         box.register {
-            Shared(notebook)
-            New { _ in notebook.pages.count }
-            Shared { resolve in Binder(notebook: resolve()) }
+            Shared { @MainActor in
+                made.increment()
+                return MainModel()
+            }
         }
-        #expect(box.resolve(Notebook.self) === notebook)
-        #expect(box.resolve(Int.self) == 1)
-        #expect(box.resolve(Binder.self).notebook === notebook)
+        return box
     }
-}
 
-private final class Leaflet: Sendable { init() {} }
+    @MainActor @Test func mainActorFactoryResolvesOnTheMainActor() {
+        let made = Tally()
+        let box = container(made)
+        let model = box.resolve(MainModel.self)
+        #expect(box.resolve(MainModel.self) === model)
+        #expect(made.value == 1)
+    }
 
-private final class Binder {
-    let notebook: Notebook
-    init(notebook: Notebook) { self.notebook = notebook }
+    @Test func mainActorFactoryIsNeverRunOffTheMainActor() async throws {
+        let made = Tally()
+        let box = container(made)
+        let reason = await Task.detached { () -> ResolutionError.Reason? in
+            do {
+                _ = try box.tryResolve(MainModel.self)
+                return nil
+            } catch {
+                return (error as? ResolutionError)?.reason
+            }
+        }.value
+        #expect(reason == .mainActorRequired)
+        #expect(made.value == 0)
+    }
+
+    @MainActor @Test func mainActorFactoryWithResolverGetsItsDependencies() {
+        let box = DIContainer()
+        box.register {
+            Shared(AppConfigurationImpl() as AppConfiguration)
+            Shared { @MainActor resolve in MainModel(label: resolve(AppConfiguration.self).environment) }
+        }
+        #expect(box.resolve(MainModel.self).label == "production")
+    }
+
+    @MainActor @Test func aPlainFactoryMayDependOnAMainActorServiceOnTheMainActor() {
+        let made = Tally()
+        let box = container(made)
+        box.register { New { resolve in UsesMainModel(model: resolve()) } }
+        #expect(box.resolve(UsesMainModel.self).model === box.resolve(MainModel.self))
+    }
+
+    @Test func aPlainFactoryThatNeedsAMainActorServiceOffTheMainActorFailsWithThePath() async {
+        let made = Tally()
+        let box = container(made)
+        box.register { New { resolve in try UsesMainModel(model: resolve.tryResolve()) } }
+        let path = await Task.detached { () -> [String] in
+            do {
+                _ = try box.tryResolve(UsesMainModel.self)
+                return []
+            } catch {
+                return (error as? ResolutionError)?.path ?? []
+            }
+        }.value
+        #expect(path == ["UsesMainModel", "MainModel"])
+        #expect(made.value == 0)
+    }
+
+    @Test func nonSendableServicesAndCapturesRegister() {
+        let captured = NotSendable()
+        captured.value = 7
+        let box = DIContainer()
+        box.register {
+            Shared(NotSendable())
+            New { _ in Pair(captured, captured.value) }
+        }
+        #expect(box.resolve(Pair<NotSendable, Int>.self).second == 7)
+        #expect(box.resolve(NotSendable.self) === box.resolve(NotSendable.self))
+    }
 }

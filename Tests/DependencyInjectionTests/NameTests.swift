@@ -1,133 +1,89 @@
 import DependencyInjection
 import Testing
 
-// Named registrations: several of one type, side by side with the unnamed one.
-
-private protocol Storage: AnyObject { var kind: String { get } }
-private final class DiskStorage: Storage { let kind = "disk" }
-private final class MemoryStorage: Storage { let kind = "memory" }
-private final class CloudStorage: Storage { let kind = "cloud" }
-
-private final class NamedConsumer {
-    @Inject(name: "disk") var injected: Storage
-    @LazyInject(name: "memory") var lazy: Storage
-    @MutableInject(name: "cloud") var mutable: Storage
-    @MutableLazyInject(name: "disk") var mutableLazy: Storage
-    @Inject(name: "absent") var optional: Storage?
-}
-
-private func registerStorages(in box: DIContainer) {
-    box.register {
-        Shared(DiskStorage() as Storage).named("disk")
-        Shared(MemoryStorage() as Storage).named("memory")
-        Shared(CloudStorage() as Storage).named("cloud")
-    }
-}
+// Several registrations of one type, told apart by name.
 
 @Suite struct NameTests {
-    @Test func namedAndUnnamedRegistrationsCoexist() throws {
-        let box = DIContainer()
-        registerStorages(in: box)
-        box.register(Shared(MemoryStorage() as Storage))
-        #expect(box.resolve(Storage.self).kind == "memory")
-        #expect(box.resolve(Storage.self, name: "disk").kind == "disk")
-        #expect(box.resolve(Storage.self, name: "memory") !== box.resolve(Storage.self))
-        #expect(try box.tryResolve(Storage.self, name: "cloud").kind == "cloud")
-    }
-
-    @Test func eachNameKeepsItsOwnSharedInstance() {
+    private func stores() -> DIContainer {
         let box = DIContainer()
         box.register {
-            Shared(DiskStorage() as Storage).named("a")
-            Shared(DiskStorage() as Storage).named("b")
+            Shared(PostgresStore.init, as: Store.self).named("primary")
+            Shared(MemoryStore.init, as: Store.self).named("cache")
         }
-        #expect(box.resolve(Storage.self, name: "a") === box.resolve(Storage.self, name: "a"))
-        #expect(box.resolve(Storage.self, name: "a") !== box.resolve(Storage.self, name: "b"))
+        return box
     }
 
-    @Test func registeringANameAgainReplacesOnlyThatName() {
-        let box = DIContainer()
-        registerStorages(in: box)
-        box.register(Shared(CloudStorage() as Storage).named("disk"))
-        #expect(box.resolve(Storage.self, name: "disk").kind == "cloud")
-        #expect(box.resolve(Storage.self, name: "memory").kind == "memory")
+    @Test func eachNameResolvesItsOwnRegistration() {
+        let box = stores()
+        #expect(box.resolve(Store.self, name: "primary").kind == "postgres")
+        #expect(box.resolve(Store.self, name: "cache").kind == "memory")
+        #expect(box.resolve(Store.self, name: "cache") === box.resolve(Store.self, name: "cache"))
     }
 
-    @Test func anUnnamedOptionalIgnoresNamedRegistrations() {
-        let box = DIContainer()
-        registerStorages(in: box)
-        #expect(box.resolve(Storage?.self) == nil)
-        #expect(box.resolve(Storage?.self, name: "disk")?.kind == "disk")
-        #expect(box.resolve(Storage?.self, name: "absent") == nil)
+    @Test func theNameAppliesToTheImplementationTypeToo() {
+        let box = stores()
+        #expect(box.resolve(PostgresStore.self, name: "primary") === box.resolve(Store.self, name: "primary"))
+        #expect(box.resolve(PostgresStore?.self) == nil)
     }
 
-    @Test func anUnnamedResolveDoesNotFallBackToANamedRegistration() throws {
-        let box = DIContainer()
-        registerStorages(in: box)
-        let error = try #require(resolutionError { try box.tryResolve(Storage.self) })
+    @Test func unnamedAndNamedRegistrationsOfOneTypeCoexist() {
+        let box = stores()
+        box.register(Shared(MemoryStore() as Store))
+        let unnamed = box.resolve(Store.self)
+        #expect(unnamed !== box.resolve(Store.self, name: "cache"))
+        #expect(box.resolve(Store.self, name: "primary").kind == "postgres")
+    }
+
+    @Test func unnamedResolveDoesNotFallBackToANamedRegistration() throws {
+        let error = try #require(throws: ResolutionError.self) { try stores().tryResolve(Store.self) }
         #expect(error.reason == .missingRegistration)
         #expect(error.name == nil)
-        #expect(error.registeredNames == ["cloud", "disk", "memory"])
+        #expect(error.registeredNames == ["cache", "primary"])
     }
 
-    @Test func aMissingNameIsReportedWithTheNamesThatExist() throws {
-        let box = DIContainer()
-        registerStorages(in: box)
-        let error = try #require(resolutionError { try box.tryResolve(Storage.self, name: "tape") })
-        #expect(error.reason == .missingRegistration)
-        #expect(error.name == "tape")
-        #expect(error.registeredNames == ["cloud", "disk", "memory"])
+    @Test func unnamedOptionalIgnoresNamedRegistrations() {
+        #expect(stores().resolve(Store?.self) == nil)
     }
 
-    @Test func allFourPropertyWrappersTakeAName() {
-        let box = DIContainer()
-        registerStorages(in: box)
-        let consumer = box.activate { NamedConsumer() }
-        #expect(consumer.injected.kind == "disk")
-        #expect(consumer.lazy.kind == "memory")
-        #expect(consumer.mutable.kind == "cloud")
-        #expect(consumer.mutableLazy.kind == "disk")
-        #expect(consumer.optional == nil)
+    @Test func namedOptionalResolvesItsName() {
+        let box = stores()
+        #expect(box.resolve(Store?.self, name: "cache")?.kind == "memory")
+        #expect(box.resolve(Store?.self, name: "archive") == nil)
     }
 
-    @Test func aFactoryResolvesNamedDependencies() {
-        final class Mirror {
-            let primary: Storage
-            let backup: Storage
-            init(primary: Storage, backup: Storage) {
-                self.primary = primary
-                self.backup = backup
-            }
+    @Test func unknownNameListsTheRegisteredNames() throws {
+        let error = try #require(throws: ResolutionError.self) { try stores().tryResolve(Store.self, name: "archive") }
+        #expect(error.name == "archive")
+        #expect(error.description.hasPrefix("No registration for 'Store' (name: \"archive\")."))
+        #expect(error.description.contains("Registered names for 'Store': \"cache\", \"primary\"."))
+        #expect(error.description.contains(".named(\"archive\")"))
+    }
+
+    @Test func replacingANamedRegistrationLeavesOtherNamesAlone() {
+        let box = stores()
+        let cache = box.resolve(Store.self, name: "cache")
+        box.register(New(MemoryStore() as Store).named("primary"))
+        #expect(box.resolve(Store.self, name: "primary").kind == "memory")
+        #expect(box.resolve(Store.self, name: "cache") === cache)
+    }
+
+    @Test func namesReachFactoriesThroughTheResolver() {
+        let box = stores()
+        box.register {
+            New { resolve in Pair(resolve(Store.self, name: "primary"), resolve(Store.self, name: "cache")) }
         }
-        let box = DIContainer()
-        registerStorages(in: box)
-        box.register(Shared { resolve in Mirror(primary: resolve(name: "disk"), backup: resolve(Storage.self, name: "cloud")) })
-        let mirror = box.resolve(Mirror.self)
-        #expect(mirror.primary.kind == "disk")
-        #expect(mirror.backup.kind == "cloud")
+        let pair = box.resolve(Pair<Store, Store>.self)
+        #expect(pair.first.kind == "postgres")
+        #expect(pair.second.kind == "memory")
     }
 
-    @Test func theStaticAPITakesNamesOnTheCurrentContainer() {
-        let box = DIContainer()
-        box.activate {
-            DIContainer.register(Shared(DiskStorage() as Storage).named("static"))
-            #expect(DIContainer.resolve(Storage.self, name: "static").kind == "disk")
-            #expect((try? DIContainer.tryResolve(Storage.self, name: "static"))?.kind == "disk")
-        }
-        #expect(box.resolve(Storage?.self, name: "static") != nil)
-    }
-
-    @Test func namedFactoriesWithArgumentsResolveByName() {
-        final class Label {
-            let text: String
-            init(_ text: String) { self.text = text }
-        }
+    @Test func namedParameterizedRegistrationsAreSeparate() {
         let box = DIContainer()
         box.register {
-            New { _, text in Label("upper " + text) }.named("upper")
-            New { _, text in Label("lower " + text) }.named("lower")
+            New { (_, id: String) in ConcreteViewModel(id: "a-" + id) }.named("a")
+            New { (_, id: String) in ConcreteViewModel(id: "b-" + id) }.named("b")
         }
-        #expect(box.resolve(Label.self, name: "upper", arguments: { "x" }).text == "upper x")
-        #expect(box.resolve(Label.self, name: "lower") { "y" }.text == "lower y")
+        #expect(box.resolve(ConcreteViewModel.self, name: "a", arguments: { "1" }).id == "a-1")
+        #expect(box.resolve(ConcreteViewModel.self, name: "b", arguments: { "1" }).id == "b-1")
     }
 }

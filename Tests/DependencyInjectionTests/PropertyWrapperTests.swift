@@ -1,163 +1,190 @@
 import DependencyInjection
 import Testing
 
-// @Inject, @LazyInject, @MutableInject, @MutableLazyInject: when and where they resolve.
+// @Inject, @LazyInject, @MutableInject and @MutableLazyInject.
 
-private protocol Clock: AnyObject { var label: String { get } }
-private final class SystemClock: Clock {
-    let label: String
-    init(_ label: String = "system") { self.label = label }
-}
-private protocol Speaker: AnyObject {}
-
-private final class Eager {
-    @Inject var clock: Clock
-    @MutableInject var mutableClock: Clock
-    @Inject var speaker: Speaker?
-    @MutableInject var mutableSpeaker: Speaker?
+private final class EagerHolder {
+    @Inject var engine: Engine
+    init() {}
 }
 
-private final class Lazy {
-    @LazyInject var clock: Clock
-    @MutableLazyInject var mutableClock: Clock
-    @LazyInject var speaker: Speaker?
-    @MutableLazyInject var mutableSpeaker: Speaker?
+private final class LazyHolder {
+    @LazyInject var engine: Engine
+    init() {}
 }
 
-private final class Panel {
-    @Inject var clock: Clock
-    @LazyInject var lazyClock: Clock
+private final class MutableHolder {
+    @MutableInject var router: Router
+    init() {}
 }
 
-private func countingClock(_ counter: FactoryCallCounter, label: String = "system") -> Registration<Clock, NewLifetime> {
-    New { () -> Clock in
-        counter.increment()
-        return SystemClock(label)
-    }
+private final class MutableLazyHolder {
+    @MutableLazyInject var router: Router
+    init() {}
 }
 
-@Suite struct PropertyWrapperTests {
+private final class NamedHolder {
+    @Inject(name: "primary") var primary: Store
+    @LazyInject(name: "cache") var cache: Store
+    @MutableInject(name: "primary") var mutablePrimary: Store
+    @MutableLazyInject(name: "cache") var mutableCache: Store
+    init() {}
+}
+
+/// Made by a factory; its wrappers must resolve from the container running that factory.
+private final class Dashboard {
+    @Inject var router: Router
+    @LazyInject var config: AppConfiguration
+    init() {}
+}
+
+private final class Nested {
+    @Inject var dashboard: Dashboard
+    init() {}
+}
+
+@Suite struct InjectTests {
     @Test func injectResolvesWhenTheObjectIsMade() {
-        let made = FactoryCallCounter()
+        let made = Tally()
         let box = DIContainer()
-        box.register(countingClock(made))
-        let object = box.activate { Eager() }
-        #expect(made.value == 2)
-        #expect(object.clock.label == "system")
-        #expect(object.mutableClock.label == "system")
-        _ = object.clock
-        #expect(made.value == 2)
-    }
-
-    @Test func injectOfAnOptionalIsNilWhenNothingIsRegistered() {
-        let box = DIContainer()
-        box.register(New(SystemClock() as Clock))
-        let object = box.activate { Eager() }
-        #expect(object.speaker == nil)
-        #expect(object.mutableSpeaker == nil)
-    }
-
-    @Test func injectOfAnOptionalResolvesWhenRegistered() {
-        final class Loud: Speaker {}
-        let box = DIContainer()
-        box.register {
-            New(SystemClock() as Clock)
-            Shared(Loud() as Speaker)
+        box.register { New(Counted(made)) }
+        final class Holder {
+            @Inject var counted: Counted
+            init() {}
         }
-        let object = box.activate { Eager() }
-        #expect(object.speaker === box.resolve(Speaker.self))
-        #expect(object.mutableSpeaker === box.resolve(Speaker.self))
+        let holder = box.activate { Holder() }
+        #expect(made.value == 1)
+        _ = holder.counted
+        _ = holder.counted
+        #expect(made.value == 1)
+    }
+
+    @Test func injectOfASharedServiceIsTheSharedInstance() {
+        let box = DIContainer()
+        box.register { Shared(Engine.init) }
+        let holders = box.activate { [EagerHolder(), EagerHolder()] }
+        #expect(holders[0].engine === holders[1].engine)
+        #expect(holders[0].engine === box.resolve(Engine.self))
     }
 
     @Test func mutableInjectCanBeReplaced() {
         let box = DIContainer()
-        box.register(New(SystemClock() as Clock))
-        let object = box.activate { Eager() }
-        let replacement = SystemClock("replacement")
-        object.mutableClock = replacement
-        #expect(object.mutableClock === replacement)
+        box.register { Shared(RouterImpl() as Router) }
+        let holder = box.activate { MutableHolder() }
+        #expect(holder.router is RouterImpl)
+        let mock = MockRouter()
+        holder.router = mock
+        #expect(holder.router === mock)
     }
 
+    @Test func everyWrapperTakesAName() {
+        let box = DIContainer()
+        box.register {
+            Shared(PostgresStore() as Store).named("primary")
+            Shared(MemoryStore() as Store).named("cache")
+        }
+        let holder = box.activate { NamedHolder() }
+        #expect(holder.primary.kind == "postgres")
+        #expect(holder.cache.kind == "memory")
+        #expect(holder.mutablePrimary.kind == "postgres")
+        #expect(holder.mutableCache.kind == "memory")
+    }
+}
+
+@Suite struct LazyInjectTests {
     @Test func lazyInjectResolvesOnFirstAccessOnly() {
-        let made = FactoryCallCounter()
+        let made = Tally()
         let box = DIContainer()
-        box.register(countingClock(made))
-        let object = box.activate { Lazy() }
+        box.register { New(Counted(made)) }
+        final class Holder {
+            @LazyInject var counted: Counted
+            init() {}
+        }
+        let holder = box.activate { Holder() }
         #expect(made.value == 0)
-        let first = object.clock
+        let first = holder.counted
         #expect(made.value == 1)
-        #expect(object.clock === first)
+        #expect(holder.counted === first)
         #expect(made.value == 1)
-        let mutableFirst = object.mutableClock
-        #expect(object.mutableClock === mutableFirst)
-        #expect(made.value == 2)
     }
 
-    @Test func lazyInjectOfAnOptionalIsNilWhenNothingIsRegistered() {
+    @Test func lazyInjectUsesTheContainerThatWasCurrentAtInit() {
         let box = DIContainer()
-        let object = box.activate { Lazy() }
-        #expect(object.speaker == nil)
-        #expect(object.mutableSpeaker == nil)
+        box.register { Shared(Engine.init) }
+        let holder = box.activate { LazyHolder() }
+        // Accessed outside `activate`: still resolved from box.
+        #expect(holder.engine === box.resolve(Engine.self))
+    }
+
+    @Test func lazyInjectFallsBackToCurrentWhenItsContainerIsGone() {
+        var box: DIContainer? = DIContainer()
+        box?.register { Shared(Engine.init) }
+        let holder = box!.activate { LazyHolder() }
+        weak let released = box
+        box = nil
+        #expect(released == nil)
+        let other = DIContainer()
+        other.register { Shared(Engine.init) }
+        #expect(other.activate { holder.engine } === other.resolve(Engine.self))
     }
 
     @Test func mutableLazyInjectSetBeforeFirstAccessResolvesNothing() {
-        // Nothing is registered: resolving would trap, so the set value must be used as is.
-        let box = DIContainer()
-        let object = box.activate { Lazy() }
-        let replacement = SystemClock("set")
-        object.mutableClock = replacement
-        #expect(object.mutableClock === replacement)
+        // Nothing is registered: a resolution would trap.
+        let holder = DIContainer().activate { MutableLazyHolder() }
+        let mock = MockRouter()
+        holder.router = mock
+        #expect(holder.router === mock)
     }
 
     @Test func mutableLazyInjectCanBeReplacedAfterFirstAccess() {
         let box = DIContainer()
-        box.register(New(SystemClock() as Clock))
-        let object = box.activate { Lazy() }
-        #expect(object.mutableClock.label == "system")
-        object.mutableClock = SystemClock("later")
-        #expect(object.mutableClock.label == "later")
+        box.register { Shared(RouterImpl() as Router) }
+        let holder = box.activate { MutableLazyHolder() }
+        #expect(holder.router is RouterImpl)
+        let mock = MockRouter()
+        holder.router = mock
+        #expect(holder.router === mock)
     }
+}
 
-    @Test func lazyInjectResolvesFromTheContainerCurrentAtInit() {
-        let made = FactoryCallCounter()
+@Suite struct WrappersInsideFactoriesTests {
+    private func container() -> DIContainer {
         let box = DIContainer()
-        box.register(countingClock(made, label: "box"))
-        let other = DIContainer()
-        other.register(New(SystemClock("other") as Clock))
-        let object = box.activate { Lazy() }
-        let clock = other.activate { object.clock }
-        #expect(clock.label == "box")
-        #expect(made.value == 1)
-    }
-
-    @Test func lazyInjectFallsBackToTheCurrentContainerWhenItsOwnIsGone() {
-        let other = DIContainer()
-        other.register(New(SystemClock("other") as Clock))
-        let object: Lazy = {
-            let transient = DIContainer()
-            return transient.activate { Lazy() }
-        }()
-        #expect(other.activate { object.clock.label } == "other")
+        box.register {
+            Shared(RouterImpl() as Router)
+            Shared(AppConfigurationImpl() as AppConfiguration)
+            New(Dashboard())
+            New(Nested())
+        }
+        return box
     }
 
     @Test func wrappersOfWhatAFactoryMakesResolveFromThatContainer() {
-        let box = DIContainer()
-        box.register {
-            Shared(SystemClock("box") as Clock)
-            New(Panel())
-        }
-        let other = DIContainer()
-        other.register(Shared(SystemClock("other") as Clock))
-        let panel = other.activate { box.resolve(Panel.self) }
-        #expect(panel.clock.label == "box")
-        #expect(other.activate { panel.lazyClock.label } == "box")
+        // box is not activated: only the running factory makes it current.
+        let box = container()
+        let dashboard = box.resolve(Dashboard.self)
+        #expect(dashboard.router === box.resolve(Router.self))
+        #expect(dashboard.config === box.resolve(AppConfiguration.self))
     }
 
-    @Test func wrappersResolveFromTheActivatedContainerAndNotFromShared() {
+    @Test func nestedWrappersResolveWithoutDeadlock() {
+        let box = container()
+        let nested = box.resolve(Nested.self)
+        #expect(nested.dashboard.router === box.resolve(Router.self))
+    }
+
+    @Test func currentIsTheRunningContainerInsideAFactory() {
         let box = DIContainer()
-        box.register(Shared(SystemClock("box") as Clock))
-        let panel = box.activate { Panel() }
-        #expect(panel.clock === box.resolve(Clock.self))
-        #expect(DIContainer.shared.resolve(Clock?.self) == nil)
+        box.register { New { _ in Pair(DIContainer.current, 0) } }
+        #expect(box.resolve(Pair<DIContainer, Int>.self).first === box)
+        #expect(DIContainer.current !== box)
+    }
+
+    @Test func currentIsRestoredAfterAFactoryFails() {
+        let box = DIContainer()
+        box.register { New { _ throws -> Engine in throw Offline() } }
+        let before = DIContainer.current
+        #expect(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
+        #expect(DIContainer.current === before)
     }
 }

@@ -1,93 +1,241 @@
-// Each scenario ends the process the way a user's program would end: by a trap in `resolve` or
-// `register`. TrapMessageTests runs this executable with a scenario name and reads what it printed.
+// Scenarios that must end the process with a trap. `TrapTests` runs this executable once per
+// scenario (the name is the only argument) and reads what it printed:
 //
-//     TrapScenarios nested-missing
+// - stdout: the message the non-trapping API gives for the same mistake (tryResolve's or
+//   tryRegister's `description`), between `expected-begin` and `expected-end` lines, when the
+//   scenario has such a twin; then `trapping`, just before the call that must trap.
+// - stderr: the runtime's `Fatal error: …` line, which must carry exactly that message.
 //
-// The same setups are rebuilt in TrapMessageTests with `tryResolve`/`tryRegister`, whose
-// error description must be exactly the trap message. Keep the type names in step with it.
+// A scenario that does not trap prints `did-not-trap` and exits with status 0.
 
 import DependencyInjection
-import Foundation
+import Dispatch
 
-protocol Compass: AnyObject {}
-protocol Terrain: AnyObject {}
-final class Map {
-    init(terrain: Terrain) {}
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+protocol AppConfiguration: AnyObject {}
+protocol Router: AnyObject {}
+final class RouterImpl: Router {
+    init() {}
+    init(config: AppConfiguration) {}
 }
-final class Journey {
-    init(map: Map) {}
-}
-final class Expedition {
-    @Inject var terrain: Terrain
-}
-final class Ledger {
-    init(audit: Audit) {}
-}
-final class Audit {
-    init(ledger: Ledger) {}
-}
-final class Badge {
-    init(id: String) {}
-}
-final class Engine {
+final class Engine { init() {} }
+final class CycleA { init(b: CycleB) {} }
+final class CycleB { init(a: CycleA) {} }
+final class ViewModel { init(id: String) {} }
+struct Point { var x = 0 }
+struct Offline: Error {}
+protocol Store: AnyObject {}
+final class MemoryStore: Store {}
+@MainActor final class ProfileModel { init() {} }
+
+final class Screen {
+    @Inject var router: Router
     init() {}
 }
 
+final class LazyScreen {
+    @LazyInject var router: Router
+    init() {}
+}
+
+func announce(expected error: ResolutionError?) {
+    if let error {
+        print("expected-begin")
+        print(error.description)
+        print("expected-end")
+    }
+    print("trapping")
+    fflush(nil)
+}
+
+func thrown<R>(_ body: () throws -> R) -> ResolutionError? {
+    do {
+        _ = try body()
+        return nil
+    } catch {
+        return error as? ResolutionError
+    }
+}
+
+func didNotTrap() -> Never {
+    print("did-not-trap")
+    fflush(nil)
+    exit(0)
+}
+
+/// A container where `RouterImpl` needs an `AppConfiguration` that nobody registers.
+func containerMissingConfiguration(throwing: Bool) -> DIContainer {
+    let box = DIContainer()
+    if throwing {
+        box.register { Shared { resolve in try RouterImpl(config: resolve.tryResolve()) } }
+    } else {
+        box.register { Shared { resolve in RouterImpl(config: resolve()) } }
+    }
+    return box
+}
+
+/// A container where `CycleA` and `CycleB` need each other to be made.
+func containerWithCycle(throwing: Bool) -> DIContainer {
+    let box = DIContainer()
+    if throwing {
+        box.register {
+            Shared { resolve in try CycleA(b: resolve.tryResolve()) }
+            Shared { resolve in try CycleB(a: resolve.tryResolve()) }
+        }
+    } else {
+        box.register {
+            Shared { resolve in CycleA(b: resolve()) }
+            Shared { resolve in CycleB(a: resolve()) }
+        }
+    }
+    return box
+}
+
 let scenarios: [String: () -> Void] = [
-    "no-trap": {
+    "missingRegistration": {
         let box = DIContainer()
-        box.register(Shared(Engine.init))
+        announce(expected: thrown { try box.tryResolve(Router.self) })
+        _ = box.resolve(Router.self)
+    },
+    "missingRegistrationThroughStaticAPI": {
+        let box = DIContainer()
+        box.activate {
+            announce(expected: thrown { try DIContainer.tryResolve(Router.self) })
+            _ = DIContainer.resolve(Router.self)
+        }
+    },
+    "missingName": {
+        let box = DIContainer()
+        box.register { Shared(MemoryStore() as Store).named("cache") }
+        announce(expected: thrown { try box.tryResolve(Store.self, name: "primary") })
+        _ = box.resolve(Store.self, name: "primary")
+    },
+    "missingNestedDependencyInPlainFactory": {
+        let expected = thrown { try containerMissingConfiguration(throwing: true).tryResolve(RouterImpl.self) }
+        announce(expected: expected)
+        _ = containerMissingConfiguration(throwing: false).resolve(RouterImpl.self)
+    },
+    "tryResolveThroughPlainFactoryWithMissingDependency": {
+        let expected = thrown { try containerMissingConfiguration(throwing: true).tryResolve(RouterImpl.self) }
+        announce(expected: expected)
+        // Swift cannot unwind through a non-throwing factory: even tryResolve must trap here.
+        _ = try? containerMissingConfiguration(throwing: false).tryResolve(RouterImpl.self)
+        didNotTrap()
+    },
+    "cycleThroughPlainFactories": {
+        announce(expected: thrown { try containerWithCycle(throwing: true).tryResolve(CycleA.self) })
+        _ = containerWithCycle(throwing: false).resolve(CycleA.self)
+    },
+    "argumentTypeMismatch": {
+        let box = DIContainer()
+        box.register { New { (_, id: String) in ViewModel(id: id) } }
+        announce(expected: thrown { try box.tryResolve(ViewModel.self, arguments: { 42 }) })
+        _ = box.resolve(ViewModel.self, arguments: { 42 })
+    },
+    "argumentsMissing": {
+        let box = DIContainer()
+        box.register { New { (_, id: String) in ViewModel(id: id) } }
+        announce(expected: thrown { try box.tryResolve(ViewModel.self) })
+        _ = box.resolve(ViewModel.self)
+    },
+    "factoryError": {
+        let box = DIContainer()
+        box.register { Shared { _ throws -> Engine in throw Offline() } }
+        announce(expected: thrown { try box.tryResolve(Engine.self) })
         _ = box.resolve(Engine.self)
-        print("resolved without a trap")
     },
-    "missing-registration": {
-        _ = DIContainer().resolve(Compass.self)
+    "aliasNotConforming": {
+        let box = DIContainer()
+        announce(expected: thrown { try box.tryRegister(Shared(Engine(), as: Router.self)) })
+        box.register(Shared(Engine(), as: Router.self))
     },
-    "missing-registration-static": {
-        DIContainer().activate { _ = DIContainer.resolve(Compass.self) }
+    "optionalRegistration": {
+        let box = DIContainer()
+        announce(expected: thrown { try box.tryRegister(Shared(Engine?.none)) })
+        box.register(Shared(Engine?.none))
     },
-    "nested-missing": {
+    "weakValueType": {
+        let box = DIContainer()
+        box.register { Weak(Point()) }
+        announce(expected: thrown { try box.tryResolve(Point.self) })
+        _ = box.resolve(Point.self)
+    },
+    "registerInsideFactory": {
+        let twin = DIContainer()
+        twin.register {
+            Shared { _ throws -> Engine in
+                try DIContainer.tryRegister(Shared(MemoryStore() as Store))
+                return Engine()
+            }
+        }
+        announce(expected: thrown { try twin.tryResolve(Engine.self) })
         let box = DIContainer()
         box.register {
-            Shared { resolve in Journey(map: resolve()) }
-            Shared { resolve in Map(terrain: resolve()) }
+            Shared { _ -> Engine in
+                DIContainer.register(Shared(MemoryStore() as Store))
+                return Engine()
+            }
         }
-        _ = box.resolve(Journey.self)
+        _ = box.resolve(Engine.self)
     },
-    "nested-missing-wrapper": {
-        let box = DIContainer()
-        box.register(Shared(Expedition()))
-        _ = box.resolve(Expedition.self)
-    },
-    "cycle": {
+    "resetInsideFactory": {
         let box = DIContainer()
         box.register {
-            Shared { resolve in Ledger(audit: resolve()) }
-            Shared { resolve in Audit(ledger: resolve()) }
+            Shared { _ -> Engine in
+                DIContainer.reset()
+                return Engine()
+            }
         }
-        _ = box.resolve(Ledger.self)
-    },
-    "wrong-arguments": {
-        let box = DIContainer()
-        box.register(New { _, id in Badge(id: id) })
-        _ = box.resolve(Badge.self) { 42 }
-    },
-    "alias-mismatch": {
-        DIContainer().register(Shared(Engine(), as: Compass.self))
-    },
-    "register-during-resolution": {
-        let box = DIContainer()
-        box.register(Shared { () -> Engine in
-            box.register(New(Badge(id: "inner")))
-            return Engine()
-        })
+        announce(expected: nil)
         _ = box.resolve(Engine.self)
+    },
+    "releaseInstancesInsideFactory": {
+        let box = DIContainer()
+        box.register {
+            Shared { _ -> Engine in
+                DIContainer.releaseInstances()
+                return Engine()
+            }
+        }
+        announce(expected: nil)
+        _ = box.resolve(Engine.self)
+    },
+    "injectMissing": {
+        let box = DIContainer()
+        box.activate {
+            announce(expected: thrown { try DIContainer.tryResolve(Router.self) })
+            _ = Screen()
+        }
+    },
+    "lazyInjectMissing": {
+        let box = DIContainer()
+        let screen = box.activate { LazyScreen() }
+        announce(expected: thrown { try box.tryResolve(Router.self) })
+        _ = screen.router
+    },
+    "mainActorFactoryOffTheMainActor": {
+        let box = DIContainer()
+        box.register { Shared { @MainActor in ProfileModel() } }
+        DispatchQueue.global().async {
+            announce(expected: thrown { try box.tryResolve(ProfileModel.self) })
+            _ = box.resolve(ProfileModel.self)
+            didNotTrap()
+        }
+        dispatchMain()
     },
 ]
 
 let arguments = CommandLine.arguments
 guard arguments.count == 2, let scenario = scenarios[arguments[1]] else {
-    print("usage: TrapScenarios <\(scenarios.keys.sorted().joined(separator: "|"))>")
+    print("usage: TrapScenarios <scenario>; scenarios: \(scenarios.keys.sorted().joined(separator: ", "))")
     exit(2)
 }
 scenario()
+didNotTrap()

@@ -19,8 +19,18 @@ struct ContainerState {
     /// How many factories of this container are running (0 outside any resolution).
     @usableFromInline var depth = 0
     var frames: [Frame] = []
+    /// An `onResolve` action waiting for the top-level resolution in progress to be made.
+    struct PendingAction {
+        let root: any RootRegistration
+        let requested: AnyEntry
+        let action: (Resolver) throws -> Void
+    }
+
+    var pendingActions: [PendingAction] = []
     /// Entries that keep a `Graph` instance for the top-level resolution in progress.
     var graphEntries: [any RootRegistration] = []
+    /// How many registrations were installed, for ordering listings.
+    var installedCount = 0
     /// Whether `reset()` arms `registerDependencies()` again (`shared`, and copies made from it).
     var bootstrapsAfterReset: Bool
 

@@ -20,6 +20,12 @@ class AnyEntry: @unchecked Sendable {
     func freshCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> AnyEntry {
         fatalError("AnyEntry.freshCopy must be overridden")
     }
+
+    /// Resolves this slot once without arguments, as `eager()` and `validate()` do.
+    /// Called with the container's queue held.
+    func probe(in container: DIContainer) throws(ResolutionError) {
+        fatalError("AnyEntry.probe must be overridden")
+    }
 }
 
 /// The registration behind one or more slots: its own type's slot and its aliases'.
@@ -29,10 +35,12 @@ protocol RootRegistration: AnyEntry {
     var dependencies: [Key] { get set }
     /// True while its factory (or `onResolve`) runs: meeting it again on the way down is a cycle.
     var isConstructing: Bool { get set }
+    /// Its place in registration order within its container, for listings.
+    var sequence: Int { get set }
+    /// Whether `validate()` can resolve it alone: not when it needs arguments or the main actor.
+    var uncheckableReason: String? { get }
     /// Drops the instance kept for the top-level resolution that just ended (`Graph`).
     func endGraph(into released: inout [Any])
-    /// Resolves it once, as `eager()` and `validate()` do.
-    func probe(in container: DIContainer) throws(ResolutionError)
 }
 
 extension RootRegistration {
@@ -73,6 +81,10 @@ class Provider<Value>: AnyEntry, @unchecked Sendable {
         if let fastValue { released.append(fastValue) }
         fastValue = nil
     }
+
+    override func probe(in container: DIContainer) throws(ResolutionError) {
+        _ = try provide(in: container, requested: self, arguments: nil)
+    }
 }
 
 /// How a root entry makes its value.
@@ -111,6 +123,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     let onResolve: ((Value, Resolver) throws -> Void)?
     var dependencies: [Key] = []
     var isConstructing = false
+    var sequence = 0
 
     private var sharedValue: Value?
     private weak var weakObject: AnyObject?
@@ -139,6 +152,9 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     override func provide(
         in container: DIContainer, requested: AnyEntry, arguments: ArgumentPack?
     ) throws(ResolutionError) -> Value {
+        // A `Shared` (or live `Weak`, or current `Graph`) made with arguments keeps its instance;
+        // asking for it again without arguments is not an error.
+        if arguments == nil, case .arguments = factory, let kept = keptValue { return kept }
         switch (factory, arguments) {
         case (.plain(let make), nil):
             return try obtain(in: container, requested: requested, make)
@@ -178,7 +194,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         return try container.withFrame(root: self, requested: requested) { resolver in
             let value = try make(resolver)
             try keep(value, in: container, requested: requested)
-            try onResolve?(value, resolver)
+            if let onResolve { container.afterResolution(of: self, requested: requested) { try onResolve(value, $0) } }
             return value
         }
     }
@@ -236,14 +252,19 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         graphValue = nil
     }
 
-    func probe(in container: DIContainer) throws(ResolutionError) {
-        _ = try provide(in: container, requested: self, arguments: nil)
+    var uncheckableReason: String? {
+        switch factory {
+        case .plain: nil
+        case .mainActor: "its factory runs on the main actor"
+        case .arguments(let factory): "it needs arguments \(ArgumentPack.describe(factory.tupleType))"
+        }
     }
 
     override func freshCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> AnyEntry {
         if let copy = roots[ObjectIdentifier(self)] { return copy }
         let copy = RootEntry(key: key, info: info, lifetime: lifetime, factory: factory, onResolve: onResolve)
         copy.dependencies = dependencies
+        copy.sequence = sequence
         roots[ObjectIdentifier(self)] = copy
         return copy
     }

@@ -9,17 +9,12 @@
 /// It resolves from ``DIContainer/current``: inside a factory, the container running it.
 @propertyWrapper
 public struct Inject<Value> {
+    /// The resolved dependency.
     public let wrappedValue: Value
 
-    /// Resolves the unnamed registration of `Value`.
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
     @inlinable
-    public init() {
-        wrappedValue = DIContainer.resolve(Value.self)
-    }
-
-    /// Resolves the registration of `Value` with `name`.
-    @inlinable
-    public init(name: String?) {
+    public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }
 }
@@ -34,17 +29,12 @@ extension Inject: Sendable where Value: Sendable {}
 ///     screen.tracker = RecordingTracker()
 @propertyWrapper
 public struct MutableInject<Value> {
+    /// The resolved dependency, or what was set since.
     public var wrappedValue: Value
 
-    /// Resolves the unnamed registration of `Value`.
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
     @inlinable
-    public init() {
-        wrappedValue = DIContainer.resolve(Value.self)
-    }
-
-    /// Resolves the registration of `Value` with `name`.
-    @inlinable
-    public init(name: String?) {
+    public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }
 }

@@ -11,16 +11,12 @@
 public struct LazyInject<Value> {
     let storage: LazyStorage<Value>
 
-    /// Resolves the unnamed registration of `Value` on first access.
-    public init() {
-        storage = LazyStorage(name: nil)
-    }
-
-    /// Resolves the registration of `Value` with `name` on first access.
-    public init(name: String?) {
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
+    public init(name: String? = nil) {
         storage = LazyStorage(name: name)
     }
 
+    /// The dependency, resolved on first access.
     public var wrappedValue: Value {
         storage.value
     }
@@ -37,16 +33,12 @@ extension LazyInject: Sendable where Value: Sendable {}
 public struct MutableLazyInject<Value> {
     let storage: LazyStorage<Value>
 
-    /// Resolves the unnamed registration of `Value` on first access.
-    public init() {
-        storage = LazyStorage(name: nil)
-    }
-
-    /// Resolves the registration of `Value` with `name` on first access.
-    public init(name: String?) {
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
+    public init(name: String? = nil) {
         storage = LazyStorage(name: name)
     }
 
+    /// The dependency, resolved on first access unless a value was set before.
     public var wrappedValue: Value {
         get { storage.value }
         nonmutating set { storage.value = newValue }

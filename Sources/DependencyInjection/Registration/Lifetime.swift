@@ -9,6 +9,7 @@ public enum Lifetime: String, Sendable, CustomStringConvertible {
     /// One instance per top-level resolution, shared by everything that resolution makes.
     case graph
 
+    /// The lifetime as written in a registration: `Shared`, `New`, `Weak` or `Graph`.
     public var description: String {
         switch self {
         case .shared: "Shared"
@@ -29,21 +30,25 @@ public protocol DependencyLifetime {
 
 /// Selects ``Lifetime/shared``; see ``Shared``.
 public enum SharedLifetime: DependencyLifetime {
+    /// ``Lifetime/shared``.
     public static var lifetime: Lifetime { .shared }
 }
 
 /// Selects ``Lifetime/new``; see ``New``.
 public enum NewLifetime: DependencyLifetime {
+    /// ``Lifetime/new``.
     public static var lifetime: Lifetime { .new }
 }
 
 /// Selects ``Lifetime/weak``; see ``Weak``.
 public enum WeakLifetime: DependencyLifetime {
+    /// ``Lifetime/weak``.
     public static var lifetime: Lifetime { .weak }
 }
 
 /// Selects ``Lifetime/graph``; see ``Graph``.
 public enum GraphLifetime: DependencyLifetime {
+    /// ``Lifetime/graph``.
     public static var lifetime: Lifetime { .graph }
 }
 
@@ -75,4 +80,8 @@ public typealias Weak<Value> = Registration<Value, WeakLifetime>
 /// resolving one `resolve()` call shares it, and the next top-level call gets a new one.
 ///
 ///     DIContainer.register { Graph(Session.init) }
+///
+/// The resolution is the container's that registers it: a `Graph` service registered in a
+/// parent container and reached twice through a child in one resolution is made twice (each
+/// reach is a resolution of the parent).
 public typealias Graph<Value> = Registration<Value, GraphLifetime>

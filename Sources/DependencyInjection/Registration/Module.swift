@@ -9,7 +9,12 @@
 ///         featureOne
 ///         featureTwo
 ///     }
-public struct Module {
+///
+/// A module is an immutable value, so it can be a global or a static property (it is
+/// `Sendable`). Its factories run under the lock of the container that resolves them; a module
+/// registered in several containers may run one factory in two containers at once, so a
+/// factory should not mutate state it captures without synchronizing it.
+public struct Module: @unchecked Sendable {
     var plans: [RegistrationPlan]
 
     init(plans: [RegistrationPlan]) {
@@ -30,34 +35,42 @@ public struct Module {
 /// Builds a ``Module`` from registrations and modules, with `if`, `if/else`, `for` and `#if`.
 @resultBuilder
 public enum RegistrationBuilder {
+    /// Makes a registration a module of one.
     public static func buildExpression<Value, Scope>(_ registration: Registration<Value, Scope>) -> Module {
         Module(registration)
     }
 
+    /// Takes a module as it is, so modules nest.
     public static func buildExpression(_ module: Module) -> Module {
         module
     }
 
+    /// Joins the lines of a block, in order.
     public static func buildBlock(_ components: Module...) -> Module {
         buildArray(components)
     }
 
+    /// Joins the modules a `for` loop made, in order.
     public static func buildArray(_ components: [Module]) -> Module {
         Module(plans: components.flatMap(\.plans))
     }
 
+    /// An `if` without `else`: its module, or nothing.
     public static func buildOptional(_ component: Module?) -> Module {
         component ?? Module(plans: [])
     }
 
+    /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first component: Module) -> Module {
         component
     }
 
+    /// The second branch of an `if`/`else` or `switch`.
     public static func buildEither(second component: Module) -> Module {
         component
     }
 
+    /// A block inside `if #available`.
     public static func buildLimitedAvailability(_ component: Module) -> Module {
         component
     }

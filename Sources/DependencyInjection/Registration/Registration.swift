@@ -10,7 +10,10 @@
 ///     }
 ///
 /// Registering again for a type, or for one of its aliases, replaces that one slot.
-public struct Registration<Value, Scope: DependencyLifetime> {
+///
+/// A registration is an immutable value and `Sendable`, like ``Module``: its factory runs under
+/// the lock of the container that resolves it, whatever the factory captures.
+public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
     let factory: Factory<Value>
     var name: String?
     var isEager = false
@@ -63,7 +66,7 @@ public struct Registration<Value, Scope: DependencyLifetime> {
     ///     Shared { resolve in RouterImpl(config: resolve()) }
     ///     Shared { resolve in try ConfiguredRouter(config: resolve.tryResolve()) }
     ///
-    /// A throwing factory's error reaches ``DIContainer/tryResolve(_:name:)`` as a
+    /// A throwing factory's error reaches ``DIContainer/tryResolve(_:name:)-swift.type.method`` as a
     /// ``ResolutionError`` that keeps the original error.
     public init<each Alias>(
         _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
@@ -120,13 +123,17 @@ public struct Registration<Value, Scope: DependencyLifetime> {
         return copy
     }
 
-    /// Runs `action` after each new instance is made and kept, before it is returned.
+    /// Runs `action` for each new instance, once the resolution that made it has made
+    /// everything it needs, and before that resolution returns.
     ///
-    /// Because a `Shared` instance is already kept when `action` runs, two services can point at
-    /// each other:
+    /// By the time `action` runs, every `Shared` instance of the resolution is made and kept,
+    /// so two services can point at each other, whichever is resolved first:
     ///
     ///     Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
     ///     Shared { resolve in Child(parent: resolve()) }
+    ///
+    /// An action that needs a new instance of its own registration (a `New` on both sides) is
+    /// still a dependency cycle, reported with its path.
     public func onResolve(_ action: @escaping (Value, Resolver) throws -> Void) -> Self {
         var copy = self
         copy.onResolveAction = action
@@ -192,9 +199,9 @@ struct AliasInstaller<Value> {
     init<Alias>(_ value: Value.Type, as alias: Alias.Type) {
         typeName = TypeName.of(Alias.self)
         problem = { name in
-            // Where conformance cannot be checked from types alone, `AliasEntry` checks each
-            // instance when it is resolved.
-            guard Conformance.mayBeSubtype(Value.self, of: Alias.self) else {
+            // When conformance cannot be told from types alone, the alias entry's cast reports
+            // a mismatch at resolution instead.
+            guard Conformance.isSubtype(Value.self, of: Alias.self) != false else {
                 return ResolutionError(
                     reason: .aliasNotConforming(implementation: TypeName.of(Value.self)),
                     key: Key(Alias.self, name: name))

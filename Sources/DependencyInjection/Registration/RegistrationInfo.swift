@@ -19,6 +19,9 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     /// The line it was registered on.
     public let line: Int
 
+    /// One line: type, name, lifetime, aliases, arguments, and where it was registered.
+    ///
+    ///     Logger (name: "audit") — Shared — App/AppDependencies.swift:15
     public var description: String {
         var text = typeName
         if let name { text += " (name: \"\(name)\")" }

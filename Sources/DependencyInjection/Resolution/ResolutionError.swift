@@ -167,7 +167,7 @@ extension DIContainer {
         }
         let requested = key.typeName
         let rootTypes = roots.map(\.key.type)
-        let conforming = Set(rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) }.map(TypeName.of))
+        let conforming = Set(rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of))
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
         return ResolutionError(
             reason: .missingRegistration, key: key, path: state.pointee.path + [key.displayName],
@@ -178,7 +178,7 @@ extension DIContainer {
     /// A cycle: `root` is being made further up the path and was reached again.
     func cycleError(reaching root: any RootRegistration, requested: AnyEntry) -> ResolutionError {
         let frames = state.pointee.frames
-        let start = frames.firstIndex { $0.root === root } ?? 0
+        let start = frames.lastIndex { $0.root === root } ?? 0
         let cycle = frames[start...].map(\.requested.key.displayName) + [requested.key.displayName]
         return ResolutionError(
             reason: .dependencyCycle(cycle: cycle), key: requested.key, path: state.pointee.path + [requested.key.displayName])

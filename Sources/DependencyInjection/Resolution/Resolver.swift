@@ -30,14 +30,14 @@ public struct Resolver: Sendable {
     ///
     /// In a throwing factory, `try resolve.tryResolve()` passes a missing dependency or a cycle
     /// up to the caller's `tryResolve` instead of trapping.
-    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws(ResolutionError) -> T {
+    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         try container.tryResolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
-    ) throws(ResolutionError) -> T {
+    ) throws -> T {
         try container.tryResolve(type, name: name, arguments: arguments)
     }
 }

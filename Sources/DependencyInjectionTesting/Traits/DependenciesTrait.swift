@@ -1,0 +1,86 @@
+import DependencyInjection
+import Testing
+
+/// A Swift Testing trait that runs each test case in its own isolated container.
+///
+/// Use it through `.dependencies` and `.dependencies { … }`:
+///
+///     @Suite(.dependencies)                     // every test gets a fresh isolated container
+///     struct CheckoutTests {
+///         @Test(.dependencies { New(MockPayments() as Payments) })
+///         func paysWithMock() { ... }           // overrides for this test only
+///     }
+///
+/// Every test case (each argument of a parameterized test, too) runs inside
+/// `DIContainer.withOverrides`: an isolated copy of `DIContainer.current` (its registrations,
+/// including the production ones `registerDependencies()` makes, with fresh instances) plus
+/// the trait's overrides, bound to the test's task. Static calls such as `DIContainer.resolve`,
+/// the property wrappers, and what the test registers all use that copy, so tests running in
+/// parallel never see each other's registrations or instances.
+///
+/// On a suite the trait applies to every test case of the suite and of its nested suites
+/// (never once for the whole suite, so tests share no instances). When a suite and a test
+/// both carry it, the suite's scope encloses the test's: the test's container is a copy of
+/// the suite's, so the suite's overrides apply and the test's overrides win where both
+/// register the same type.
+///
+/// The overrides closure is evaluated again for every test case, so each case gets instances
+/// of its own. A registration error in it (for example an alias the instance does not
+/// conform to) is recorded as a test failure instead of ending the test process.
+public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
+    private let overrides: @Sendable () -> Module
+
+    init(overrides: @escaping @Sendable () -> Module) {
+        self.overrides = overrides
+    }
+
+    /// Always `true`: on a suite, the trait applies to every test in it and in nested suites.
+    public var isRecursive: Bool { true }
+
+    /// Scopes test cases only: a suite gets no container of its own, and a parameterized test
+    /// gets one container per argument, not one for all of them.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> Self? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs one test case with an isolated copy of the current container plus the overrides.
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        try await DIContainer.withOverrides {
+        } operation: {
+            // Registering inside the copy (rather than as withOverrides' overrides, which trap on
+            // error) turns a bad override into a thrown error: a failed test, not a crashed run.
+            try DIContainer.tryRegister(overrides())
+            try await function()
+        }
+    }
+}
+
+extension Trait where Self == DependenciesTrait {
+    /// Runs each test case in a fresh isolated container.
+    ///
+    ///     @Suite(.dependencies)
+    ///     struct CheckoutTests { ... }
+    ///
+    /// The container is a copy of `DIContainer.current` (usually
+    /// `DIContainer.shared`): it has the production registrations, none
+    /// of the instances, and whatever the test registers stays in it.
+    public static var dependencies: Self {
+        DependenciesTrait { Module {} }
+    }
+
+    /// Runs each test case in a fresh isolated container with `overrides` registered on top.
+    ///
+    ///     @Test(.dependencies { New(MockPayments() as Payments) })
+    ///     func paysWithMock() { ... }
+    ///
+    /// `overrides` is evaluated for every test case. A `Shared` service that depends on an
+    /// overridden type is made with the override. Inside a suite that also has the trait,
+    /// these overrides are registered on top of the suite's.
+    public static func dependencies(
+        @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
+    ) -> Self {
+        DependenciesTrait(overrides: overrides)
+    }
+}

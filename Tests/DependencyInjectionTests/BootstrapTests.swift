@@ -1,0 +1,51 @@
+import DependencyInjection
+import Testing
+
+// registerDependencies(): production registrations made on first use of shared.
+//
+// These tests never change `shared` itself (other tests run in parallel against it): they use
+// `withOverrides`, whose copy of shared runs registerDependencies() again after reset(), as
+// shared does.
+
+@Suite struct BootstrapTests {
+    @Test func sharedHasTheProductionRegistrations() throws {
+        #expect(try DIContainer.shared.tryResolve(Greeting.self).text == "production")
+    }
+
+    @Test func resetRunsRegisterDependenciesAgainBeforeTheNextResolve() {
+        DIContainer.shared.withOverrides {
+        } operation: {
+            DIContainer.register { Shared(MockGreeting() as Greeting) }
+            #expect(DIContainer.resolve(Greeting.self).text == "mock")
+            DIContainer.reset()
+            #expect(DIContainer.resolve(Greeting.self).text == "production")
+        }
+    }
+
+    @Test func aMockRegisteredBeforeTheFirstResolveIsNotOverwritten() {
+        DIContainer.shared.withOverrides {
+        } operation: {
+            DIContainer.reset()
+            DIContainer.register { Shared(MockGreeting() as Greeting) }
+            #expect(DIContainer.resolve(Greeting.self).text == "mock")
+            DIContainer.register { Shared(Engine.init) }
+            #expect(DIContainer.resolve(Greeting.self).text == "mock")
+        }
+    }
+
+    @Test func registerDependenciesReachesTheContainerThatNeedsIt() {
+        // Inside registerDependencies(), the static API reaches the copy, not shared.
+        DIContainer.shared.withOverrides {
+        } operation: {
+            let copy = DIContainer.current
+            copy.reset()
+            #expect(copy.resolve(Greeting.self) !== DIContainer.shared.resolve(Greeting.self))
+        }
+    }
+
+    @Test func containersOfYourOwnNeverBootstrapEvenAfterReset() {
+        let box = DIContainer()
+        box.reset()
+        #expect(box.resolve(Greeting?.self) == nil)
+    }
+}

@@ -1,0 +1,103 @@
+import DependencyInjection
+import Testing
+
+// Factories that need each other: reported with their path, never a stack overflow.
+
+private final class A { init(b: B) {} }
+private final class B {
+    init(c: C) {}
+    init() {}
+}
+private final class C { init(a: A) {} }
+private protocol Greeter: AnyObject {}
+private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
+
+@Suite struct CycleTests {
+    @Test func twoFactoriesThatNeedEachOtherAreACycle() throws {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve in try A(b: resolve.tryResolve()) }
+            Shared { resolve in B(c: C(a: try resolve.tryResolve())) }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(A.self) }
+        #expect(error.reason == .dependencyCycle(cycle: ["A", "B", "A"]))
+        #expect(error.description.hasPrefix("Dependency cycle: A -> B -> A."))
+        #expect(error.description.contains("onResolve"))
+    }
+
+    @Test func aLongerCycleListsEveryStep() throws {
+        let box = DIContainer()
+        box.register {
+            New { resolve in try A(b: resolve.tryResolve()) }
+            New { resolve in try B(c: resolve.tryResolve()) }
+            New { resolve in try C(a: resolve.tryResolve()) }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(B.self) }
+        #expect(error.reason == .dependencyCycle(cycle: ["B", "C", "A", "B"]))
+        #expect(error.path == ["B", "C", "A", "B"])
+    }
+
+    @Test func aFactoryThatNeedsItselfThroughAnAliasIsACycle() throws {
+        let box = DIContainer()
+        box.register { Shared({ resolve in try GreeterImpl(greeter: resolve.tryResolve()) }, as: Greeter.self) }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Greeter.self) }
+        #expect(error.reason == .dependencyCycle(cycle: ["Greeter", "Greeter"]))
+    }
+
+    @Test func aCycleLeavesNoFactoryMarkedAsRunning() throws {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve in try A(b: resolve.tryResolve()) }
+            Shared { resolve in B(c: C(a: try resolve.tryResolve())) }
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(A.self) }
+        // Break the cycle: B no longer needs A. A must resolve now, not report a stale cycle.
+        box.register { Shared { _ in B() } }
+        #expect(throws: Never.self) { try box.tryResolve(A.self) }
+    }
+
+    @Test func postCreationInjectionIsNoCycle() {
+        let box = DIContainer()
+        box.register {
+            Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
+            Shared { resolve in Child(parent: resolve()) }
+        }
+        let parent = box.resolve(Parent.self)
+        #expect(parent.child?.parent === parent)
+        #expect(box.resolve(Child.self) === parent.child)
+    }
+
+    @Test func postCreationInjectionWorksWhicheverSideIsResolvedFirst() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(Parent.init).onResolve { parent, resolve in parent.child = try resolve.tryResolve() }
+            Shared { resolve in try Child(parent: resolve.tryResolve()) }
+        }
+        // onResolve runs once the whole top-level resolution is made, so Child is kept by then.
+        let child = try box.tryResolve(Child.self)
+        #expect(child.parent.child === child)
+    }
+
+    @Test func onResolveThatNeedsANewInstanceOfItselfIsACycle() {
+        let box = DIContainer()
+        box.register {
+            New(Parent.init).onResolve { parent, resolve in parent.child = try resolve.tryResolve() }
+            New { resolve in try Child(parent: resolve.tryResolve()) }
+        }
+        #expect {
+            try box.tryResolve(Parent.self)
+        } throws: { error in
+            (error as? ResolutionError)?.reason == .dependencyCycle(cycle: ["Parent", "Child", "Parent"])
+        }
+    }
+
+    @Test func resolvingTheSameTypeTwiceInOneFactoryIsNoCycle() {
+        let box = DIContainer()
+        box.register {
+            New(Engine.init)
+            New { resolve in Pair(resolve(Engine.self), resolve(Engine.self)) }
+        }
+        let pair = box.resolve(Pair<Engine, Engine>.self)
+        #expect(pair.first !== pair.second)
+    }
+}

@@ -1,0 +1,194 @@
+import DependencyInjection
+import Testing
+
+#if canImport(Foundation)
+import Foundation
+#endif
+
+private protocol Mailer: AnyObject {}
+private final class SMTPMailer: Mailer {
+    init(transport: Transport) {}
+}
+private final class Transport {}
+private final class Signup {
+    init(mailer: Mailer) {}
+}
+private final class Ping {
+    let pong: Pong
+    init(pong: Pong) { self.pong = pong }
+}
+private final class Pong {
+    init(ping: Ping) {}
+}
+private final class Counter: @unchecked Sendable {
+    var count = 0
+}
+
+@Suite struct ValidationTests {
+    @Test func validContainerReportsEveryRegistrationResolved() {
+        let box = DIContainer()
+        box.register {
+            Shared(Transport.init)
+            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }
+            New { resolve in Signup(mailer: resolve()) }
+        }
+        let report = box.validate()
+        #expect(report.isValid)
+        #expect(report.validCount == 3)
+        #expect(report.problems.isEmpty)
+        #expect(String(describing: report).hasPrefix("Container is valid: 3 registration(s) resolved"))
+    }
+
+    @Test func missingNestedDependencyIsReportedWithItsPathWithoutCrashing() throws {
+        let box = DIContainer()
+        box.register {
+            // Non-throwing factories: a real resolve would trap inside SMTPMailer's factory.
+            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }
+            New { resolve in Signup(mailer: resolve()) }
+        }
+        let report = box.validate()
+        #expect(!report.isValid)
+        #expect(report.problems.count == 2)
+        let signup = try #require(report.problems.first { $0.registration == "Signup" })
+        #expect(signup.error.reason == .missingRegistration)
+        #expect(signup.error.path == ["Signup", "Mailer", "Transport"])
+        #expect(String(describing: report).contains("Resolution path: Signup -> Mailer -> Transport"))
+    }
+
+    @Test func cycleIsReportedWithItsPath() throws {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve in Ping(pong: resolve()) }
+            Shared { resolve in Pong(ping: resolve()) }
+        }
+        let report = box.validate()
+        let ping = try #require(report.problems.first { $0.registration == "Ping" })
+        #expect(ping.error.reason == .dependencyCycle(cycle: ["Ping", "Pong", "Ping"]))
+        #expect(ping.error.description.hasPrefix("Dependency cycle: Ping -> Pong -> Ping."))
+    }
+
+    @Test func parameterizedAndMainActorRegistrationsAreListedAsNotChecked() {
+        let box = DIContainer()
+        box.register {
+            New { _, id in ConcreteViewModel(id: id) as ViewModelProtocol }
+            Shared { @MainActor in ProfileModel() }
+        }
+        let report = box.validate()
+        #expect(report.isValid)
+        #expect(report.validCount == 0)
+        #expect(report.unchecked.map(\.registration) == ["ViewModelProtocol", "ProfileModel"])
+        #expect(report.unchecked[0].reason == "it needs arguments (String)")
+    }
+
+    @Test func factoryErrorIsReportedWithTheOriginalError() throws {
+        let box = DIContainer()
+        box.register { Shared { _ throws -> Transport in throw Offline() } }
+        let problem = try #require(box.validate().problems.first)
+        #expect(problem.error.reason == .factoryFailed)
+        #expect(problem.error.underlyingError is Offline)
+    }
+
+    @Test func validationMakesNoInstanceInTheRealContainer() {
+        let made = Counter()
+        let box = DIContainer()
+        box.register { Shared { _ -> Transport in made.count += 1; return Transport() } }
+        #expect(box.validate().isValid)
+        #expect(made.count == 1)
+        _ = box.resolve(Transport.self)
+        #expect(made.count == 2, "the container made its own instance: validation's stayed in the copy")
+    }
+
+    @Test func validationKeepsGoingAfterAParkedProbe() {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }   // parks its probe
+            Shared(Transport.init).named("unrelated")
+            Shared(Engine.init)
+        }
+        let report = box.validate()
+        #expect(report.problems.map(\.registration) == ["Mailer"])
+        #expect(report.validCount == 2)
+    }
+}
+
+@Suite struct RegistrationListingTests {
+    @Test func listsTypeNameLifetimeAliasesAndSourceInRegistrationOrder() {
+        let box = DIContainer()
+        box.register {
+            Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
+            New(PostgresStore.init, as: Store.self).named("primary")
+        }
+        box.register(New(MockRouter() as Router))
+        let listing = box.registrations
+        #expect(listing.map(\.typeName) == ["RouterImpl", "PostgresStore", "Router"])
+        #expect(listing[0].aliases == ["DeeplinkHandler"], "Router is served by the later registration now")
+        #expect(listing[1].name == "primary")
+        #expect(listing[1].lifetime == .new)
+        #expect(listing[0].fileID.hasSuffix("DiagnosticsTests.swift"))
+        let text = String(describing: listing)
+        #expect(text.contains("RouterImpl — Shared, as DeeplinkHandler — "))
+        #expect(text.contains("PostgresStore (name: \"primary\") — New, as Store — "))
+    }
+}
+
+@Suite struct DependencyGraphTests {
+    @Test func graphHasANodePerRegistrationAndEdgesRecordedWhileResolving() {
+        let box = DIContainer()
+        box.register {
+            Shared(Transport.init)
+            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }
+            New { resolve in Signup(mailer: resolve()) }
+        }
+        #expect(!box.dependencyGraph().contains("->"), "nothing resolved yet, so no edges")
+        _ = box.resolve(Signup.self)
+        let dot = box.dependencyGraph()
+        #expect(dot.hasPrefix("digraph DependencyInjection {"))
+        #expect(dot.contains("n1 [label=\"Transport\\nShared\"];"))
+        #expect(dot.contains("n3 -> n2;"))
+        #expect(dot.contains("n2 -> n1;"))
+    }
+
+    @Test func validateFillsInEveryEdgeAndMissingDependenciesAreDashed() {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }
+            New { resolve in Signup(mailer: resolve()) }
+        }
+        _ = box.validate()
+        let dot = box.dependencyGraph()
+        #expect(dot.contains("n2 -> n1;"))
+        #expect(dot.contains("m1 [label=\"Transport\\nnot registered\", style=\"rounded,dashed\"];"))
+        #expect(dot.contains("n1 -> m1;"))
+    }
+
+    #if canImport(Foundation)
+    @Test func graphIsValidGraphvizWhenDotIsInstalled() throws {
+        let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        guard let dotPath else {
+            // Graphviz is optional on developer machines; CI installs it (.ci/steps) so this runs there.
+            return
+        }
+        let box = DIContainer()
+        box.register {
+            Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
+            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }.named("quote\"d")
+        }
+        _ = box.validate()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: dotPath)
+        process.arguments = ["-Tsvg", "-o", "/dev/null"]
+        let input = Pipe()
+        let errors = Pipe()
+        process.standardInput = input
+        process.standardError = errors
+        try process.run()
+        input.fileHandleForWriting.write(Data(box.dependencyGraph().utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "dot rejected the graph: \(message)")
+    }
+    #endif
+}

@@ -1,0 +1,57 @@
+import DependencyInjection
+import Testing
+
+// `Optional<T>` resolves to nil when `T` is not registered.
+
+private final class OptionalHolder {
+    @Inject var player: MediaPlayer?
+    @Inject var router: Router?
+    init() {}
+}
+
+private final class Speaker: MediaPlayer {}
+
+@Suite struct OptionalResolutionTests {
+    @Test func optionalOfAnUnregisteredTypeIsNil() {
+        #expect(DIContainer().resolve(Router?.self) == nil)
+    }
+
+    @Test func optionalOfARegisteredTypeIsTheInstance() {
+        let box = DIContainer()
+        box.register { Shared(RouterImpl() as Router) }
+        #expect(box.resolve(Router?.self) === box.resolve(Router.self))
+    }
+
+    @Test func tryResolveOfAnOptionalDoesNotThrowWhenMissing() throws {
+        #expect(try DIContainer().tryResolve(Router?.self) == nil)
+    }
+
+    @Test func injectOfAnOptionalIsNilOrTheInstance() {
+        let box = DIContainer()
+        box.register { Shared(RouterImpl() as Router) }
+        let holder = box.activate { OptionalHolder() }
+        #expect(holder.player == nil)
+        #expect(holder.router === box.resolve(Router.self))
+    }
+
+    @Test func optionalFallsBackToTheParent() {
+        let parent = DIContainer()
+        parent.register { Shared(Speaker() as MediaPlayer) }
+        let child = DIContainer(parent: parent)
+        #expect(child.resolve(MediaPlayer?.self) === parent.resolve(MediaPlayer.self))
+    }
+
+    @Test func optionalOfARegisteredButFailingTypeStillFails() throws {
+        let box = DIContainer()
+        box.register { Shared { resolve in try RouterImpl(config: resolve.tryResolve()) as Router } }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Router?.self) }
+        #expect(error.typeName == "AppConfiguration")
+    }
+
+    @Test func registeringAnOptionalTypeIsAnError() throws {
+        let box = DIContainer()
+        let error = try #require(throws: ResolutionError.self) { try box.tryRegister(Shared(Engine?.none)) }
+        #expect(error.reason == .optionalRegistration)
+        #expect(error.description.hasPrefix("'Optional<Engine>' is an Optional type and cannot be registered."))
+    }
+}

@@ -1,0 +1,305 @@
+import Dispatch
+import Testing
+
+@testable import DependencyInjection
+
+/// A container of its own with production-like registrations, so these tests never touch `shared`.
+private func productionContainer() -> DIContainer {
+    let container = DIContainer()
+    container.register {
+        Shared(LivePayments() as Payments)
+        Shared { resolve in Checkout(payments: resolve()) }
+        Shared(Witness.init)
+    }
+    return container
+}
+
+private struct Declined: Error, Equatable {}
+
+@Suite struct OverridesTests {
+    @Test func overridesReplaceARegistrationOnlyInsideTheOperation() {
+        let source = productionContainer()
+        source.activate {
+            DIContainer.withOverrides {
+                New(MockPayments() as Payments)
+            } operation: {
+                #expect(DIContainer.resolve(Payments.self) is MockPayments)
+            }
+            #expect(DIContainer.resolve(Payments.self) is LivePayments)
+        }
+    }
+
+    @Test func syncOperationReturnsItsValue() {
+        let provider = productionContainer().withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            DIContainer.resolve(Payments.self).provider
+        }
+        #expect(provider == "mock")
+    }
+
+    @Test func asyncOperationReturnsItsValue() async {
+        let provider = await productionContainer().withOverrides {
+            New(MockPayments() as Payments)
+        } operation: { () async -> String in
+            await Task.yield()
+            return DIContainer.resolve(Payments.self).provider
+        }
+        #expect(provider == "mock")
+    }
+
+    @Test func syncOperationRethrowsItsError() {
+        #expect(throws: Declined()) {
+            try productionContainer().withOverrides {
+            } operation: {
+                throw Declined()
+            }
+        }
+    }
+
+    @Test func asyncOperationRethrowsItsError() async {
+        await #expect(throws: Declined()) {
+            try await productionContainer().withOverrides {
+            } operation: { () async throws in
+                await Task.yield()
+                throw Declined()
+            }
+        }
+    }
+
+    @Test func staticFormActsOnTheCurrentContainer() async {
+        let source = productionContainer()
+        let inside = await source.activate { () async -> String in
+            await DIContainer.withOverrides {
+                New(MockPayments() as Payments)
+            } operation: { () async -> String in
+                #expect(DIContainer.resolve(Checkout.self).payments is MockPayments)
+                return DIContainer.resolve(Payments.self).provider
+            }
+        }
+        #expect(inside == "mock")
+        #expect(source.resolve(Payments.self) is LivePayments)
+    }
+
+    @Test func overridesReachNestedDependencies() {
+        let source = productionContainer()
+        let liveCheckout = source.resolve(Checkout.self)
+        source.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            let checkout = DIContainer.resolve(Checkout.self)
+            #expect(checkout.payments is MockPayments)
+            #expect(checkout !== liveCheckout)
+            #expect(DIContainer.resolve(Checkout.self) === checkout, "Shared stays shared inside the copy")
+        }
+        #expect(source.resolve(Checkout.self) === liveCheckout)
+        #expect(liveCheckout.payments is LivePayments)
+    }
+
+    @Test func overridesReachPropertyWrappers() {
+        let source = DIContainer()
+        registerScreenDependencies(in: source)
+        source.withOverrides {
+            Shared(MockRouter() as Router)
+        } operation: {
+            let screen = Screen()
+            #expect(screen.router is MockRouter)
+            #expect(screen.config.environment == "production")
+        }
+    }
+
+    @Test func overridingOneAliasKeepsTheOthers() {
+        let source = DIContainer()
+        source.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self))
+        source.withOverrides {
+            New(MockRouter() as Router)
+        } operation: {
+            #expect(DIContainer.resolve(Router.self) is MockRouter)
+            #expect(DIContainer.resolve(DeeplinkHandler.self) is RouterImpl)
+            #expect(DIContainer.resolve(RouterImpl.self) === DIContainer.resolve(DeeplinkHandler.self) as AnyObject)
+        }
+    }
+
+    @Test func registrationsMadeInsideTheOperationStayInside() {
+        let source = productionContainer()
+        source.withOverrides {
+        } operation: {
+            DIContainer.register(Shared(Engine.init))
+            DIContainer.register(New(MockPayments() as Payments))
+            #expect(DIContainer.resolve(Engine?.self) != nil)
+        }
+        #expect(source.resolve(Engine?.self) == nil)
+        #expect(source.resolve(Payments.self) is LivePayments)
+    }
+
+    @Test func resetInsideTheOperationLeavesTheSourceAlone() {
+        let source = productionContainer()
+        source.withOverrides {
+        } operation: {
+            DIContainer.reset()
+            #expect(DIContainer.resolve(Payments?.self) == nil)
+        }
+        #expect(source.resolve(Payments.self) is LivePayments)
+    }
+
+    @Test func noInstanceOfTheSourceIsMadeOrReused() {
+        let source = productionContainer()
+        let before = source.resolve(Witness.self)
+        var copy: ObjectIdentifier?
+        let inside = source.withOverrides {
+        } operation: { () -> Witness in
+            copy = ObjectIdentifier(DIContainer.current)
+            return DIContainer.resolve(Witness.self)
+        }
+        #expect(inside !== before)
+        #expect(inside.maker == copy, "made by the copy, not by the source")
+        #expect(source.resolve(Witness.self) === before)
+    }
+
+    @Test func theSourceMakesNothingWhileTheCopyResolves() {
+        let source = productionContainer()
+        var made: Witness?
+        source.withOverrides {
+        } operation: {
+            made = DIContainer.resolve(Witness.self)
+        }
+        // The source never made a Witness: its first one is new, and made by the source itself.
+        let sourceWitness = source.resolve(Witness.self)
+        #expect(sourceWitness !== made)
+        #expect(sourceWitness.maker == ObjectIdentifier(source))
+    }
+
+    @Test func copiesOfAChildCopyItsAncestorsToo() {
+        let parent = productionContainer()
+        let parentWitness = parent.resolve(Witness.self)
+        let child = DIContainer(parent: parent)
+        child.withOverrides {
+        } operation: {
+            let witness = DIContainer.resolve(Witness.self)
+            #expect(witness !== parentWitness, "the parent's instances are not reused either")
+            #expect(DIContainer.resolve(Payments.self) is LivePayments)
+        }
+    }
+
+    @Test func registerDependenciesHasRunForTheSource() {
+        // A container that bootstraps like `shared` but is private to this test.
+        let source = DIContainer(parent: nil, bootstraps: true)
+        source.withOverrides {
+        } operation: {
+            #expect(DIContainer.resolve(Greeting.self) is ProductionGreeting)
+        }
+        #expect(source.resolve(Greeting.self) is ProductionGreeting)
+    }
+
+    @Test func overridesWinOverRegisterDependencies() {
+        let source = DIContainer(parent: nil, bootstraps: true)
+        source.withOverrides {
+            Shared(MockGreeting() as Greeting)
+        } operation: {
+            #expect(DIContainer.resolve(Greeting.self) is MockGreeting)
+            DIContainer.register(Shared(Engine.init))
+            #expect(DIContainer.resolve(Greeting.self) is MockGreeting, "a later register does not bootstrap again")
+        }
+    }
+
+    @Test func sharedIsTheSourceWhenNothingIsBound() {
+        #expect(DIContainer.current === DIContainer.shared)
+        let production = DIContainer.shared.resolve(Greeting.self)
+        DIContainer.withOverrides {
+        } operation: {
+            #expect(DIContainer.current !== DIContainer.shared)
+            let greeting = DIContainer.resolve(Greeting.self)
+            #expect(greeting is ProductionGreeting)
+            #expect(greeting !== production)
+        }
+        #expect(DIContainer.current === DIContainer.shared)
+    }
+
+    @Test func theCopyIsReleasedAfterReturn() {
+        weak var copy: DIContainer?
+        weak var instance: Witness?
+        productionContainer().withOverrides {
+        } operation: {
+            copy = DIContainer.current
+            instance = DIContainer.resolve(Witness.self)
+            #expect(copy != nil)
+        }
+        #expect(copy == nil)
+        #expect(instance == nil)
+    }
+
+    @Test func theCopyIsReleasedAfterAnAsyncOperationReturns() async {
+        weak var copy: DIContainer?
+        await productionContainer().withOverrides {
+        } operation: { () async in
+            await Task.yield()
+            copy = DIContainer.current
+            #expect(copy != nil)
+        }
+        #expect(copy == nil)
+    }
+
+    @Test func nestedOverridesStackAndUnwind() {
+        productionContainer().withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            let outer = DIContainer.current
+            DIContainer.withOverrides {
+                Shared(MockRouter() as Router)
+            } operation: {
+                #expect(DIContainer.resolve(Payments.self) is MockPayments)
+                #expect(DIContainer.resolve(Router.self) is MockRouter)
+            }
+            #expect(DIContainer.current === outer)
+            #expect(DIContainer.resolve(Router?.self) == nil)
+        }
+    }
+
+    @Test func childTasksInheritTheOverrides() async {
+        await productionContainer().withOverrides {
+            New(MockPayments() as Payments)
+        } operation: { () async in
+            async let fromAsyncLet = DIContainer.resolve(Payments.self).provider
+            let fromTask = await Task { DIContainer.resolve(Payments.self).provider }.value
+            let fromGroup = await withTaskGroup(of: String.self) { group in
+                group.addTask { DIContainer.resolve(Payments.self).provider }
+                return await group.next() ?? ""
+            }
+            let fromDetached = await Task.detached { DIContainer.current === DIContainer.shared }.value
+            #expect(await fromAsyncLet == "mock")
+            #expect(fromTask == "mock")
+            #expect(fromGroup == "mock")
+            #expect(fromDetached, "a detached task does not inherit task-locals")
+        }
+    }
+
+    @Test func anotherThreadGetsTheCapturedContainerByActivatingIt() async {
+        let outcome = await productionContainer().withOverrides {
+            New(MockPayments() as Payments)
+        } operation: { () async -> (Bool, String) in
+            let container = DIContainer.current
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    // Dispatch does not carry task-locals: here `current` is `shared` again...
+                    let unbound = DIContainer.current === DIContainer.shared
+                    // ...so the captured container is activated (or resolved from) explicitly.
+                    let provider = container.activate { DIContainer.resolve(Payments.self).provider }
+                    continuation.resume(returning: (unbound, provider))
+                }
+            }
+        }
+        #expect(outcome.0)
+        #expect(outcome.1 == "mock")
+    }
+
+    @MainActor @Test func asyncOverridesRunOnTheCallersActor() async {
+        var visits = 0  // main-actor state, mutated without crossing an isolation boundary
+        await DIContainer.withOverrides {
+        } operation: { () async in
+            MainActor.assertIsolated()
+            await Task.yield()
+            visits += 1
+        }
+        #expect(visits == 1)
+    }
+}
