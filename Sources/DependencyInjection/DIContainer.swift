@@ -302,7 +302,8 @@ extension DIContainer {
         bootstrapIfNeeded()
         if let (owner, provider) = lookup(key, as: T.self) {
             recordDependency(on: key)
-            if let value = provider.fastValue { return value }
+            // An ancestor's entry may only be read under the ancestor's lock (inside `inQueue`).
+            if owner === self, let value = provider.fastValue { return value }
             return try owner.inQueue { () throws(ResolutionError) -> T in try provider.provide(in: owner, requested: provider, arguments: nil) }
         }
         if let optional = T.self as? any OptionalResolvable.Type {
@@ -318,7 +319,7 @@ extension DIContainer {
     func resolveIfRegistered<Wrapped>(_ key: Key, as type: Wrapped.Type) throws(ResolutionError) -> Wrapped? {
         guard let (owner, provider) = lookup(key, as: Wrapped.self) else { return nil }
         recordDependency(on: key)
-        if let value = provider.fastValue { return value }
+        if owner === self, let value = provider.fastValue { return value }
         return try owner.inQueue { () throws(ResolutionError) -> Wrapped in try provider.provide(in: owner, requested: provider, arguments: nil) }
     }
 

@@ -135,7 +135,8 @@ extension DocumentationExamples {
             init() {}
         }
         final class Child {
-            let parent: Parent
+            // Unowned: a strong edge back to Parent would be a retain cycle (the leak check reports it).
+            unowned let parent: Parent
             init(parent: Parent) { self.parent = parent }
         }
 

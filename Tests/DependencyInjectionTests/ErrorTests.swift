@@ -226,7 +226,8 @@ private final class Offline2: Error, CustomStringConvertible {
     @Test func registeringInsideOnResolveIsAnError() throws {
         let box = DIContainer()
         box.register {
-            Shared(Engine.init).onResolve { _, _ in try box.tryRegister(Shared(MemoryStore() as Store)) }
+            // Unowned: the container keeps this closure, so a strong capture would be a retain cycle.
+            Shared(Engine.init).onResolve { [unowned box] _, _ in try box.tryRegister(Shared(MemoryStore() as Store)) }
         }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
         #expect(error.reason == .mutationDuringResolution(operation: "register"))

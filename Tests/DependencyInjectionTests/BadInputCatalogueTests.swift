@@ -1,0 +1,338 @@
+import DependencyInjection
+import Testing
+
+// Every way of holding the container wrong, one test each: the exact message a user reads, and
+// proof that the failed call left the container as it was.
+
+private final class CheckoutFlow {
+    init(payments: PaymentService) {}
+}
+private final class PaymentService {
+    init(router: Router) {}
+}
+private final class CycleA {
+    init(b: CycleB) {}
+}
+private final class CycleB {
+    init(a: CycleA) {}
+}
+@MainActor private final class MainActorModel {
+    init() {}
+}
+private struct Point {}
+private final class ResolvesInDeinit {
+    let onDeinit: () -> Void
+    init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+/// What a container registers and which `Engine` it holds: equal before and after a failed call
+/// means the call changed nothing.
+private struct Snapshot: Equatable {
+    let registrations: String
+    let engine: ObjectIdentifier
+
+    init(_ container: DIContainer) {
+        registrations = container.registrations.description
+        engine = ObjectIdentifier(container.resolve(Engine.self))
+    }
+}
+
+/// A container with an `Engine` and a `RouterImpl` (registered as itself only).
+private func makeContainer() -> DIContainer {
+    let container = DIContainer()
+    container.register {
+        Shared(Engine.init)
+        Shared(RouterImpl.init)
+    }
+    return container
+}
+
+/// The `ResolutionError` that `body` throws, or nil when it succeeds.
+private func failure(_ body: () throws -> Void) -> ResolutionError? {
+    do {
+        try body()
+        return nil
+    } catch let error as ResolutionError {
+        return error
+    } catch {
+        Issue.record("threw \(error), not a ResolutionError")
+        return nil
+    }
+}
+
+@Suite struct BadInputCatalogueTests {
+    @Test func missingRegistrationNamesTheTypeWhatConformsAndTheFix() throws {
+        let container = makeContainer()
+        let before = Snapshot(container)
+        let error = try #require(failure { _ = try container.tryResolve(Router.self) })
+        #expect(error.reason == .missingRegistration)
+        #expect(error.path == ["Router"])
+        #expect(
+            error.description == """
+                No registration for 'Router' (name: nil).
+                Registered types that conform: 'RouterImpl'.
+                To fix, register it: DIContainer.register { Shared(RouterImpl() as Router) }
+                """)
+        #expect(Snapshot(container) == before)
+    }
+
+    @Test func missingNestedDependencyShowsTheWholePath() throws {
+        let container = makeContainer()
+        container.register {
+            Shared { resolve in try CheckoutFlow(payments: resolve.tryResolve()) }
+            Shared { resolve in try PaymentService(router: resolve.tryResolve()) }
+        }
+        let before = Snapshot(container)
+        let error = try #require(failure { _ = try container.tryResolve(CheckoutFlow.self) })
+        #expect(error.path == ["CheckoutFlow", "PaymentService", "Router"])
+        #expect(
+            error.description == """
+                No registration for 'Router' (name: nil).
+                Resolution path: CheckoutFlow -> PaymentService -> Router
+                Registered types that conform: 'RouterImpl'.
+                To fix, register it: DIContainer.register { Shared(RouterImpl() as Router) }
+                """)
+        #expect(Snapshot(container) == before)
+        // Nothing half-made was kept: once the dependency exists, the chain resolves.
+        container.register(Shared(MockRouter() as Router))
+        _ = try container.tryResolve(CheckoutFlow.self)
+    }
+
+    @Test func wrongArgumentCountNamesExpectedAndReceivedTypes() throws {
+        let container = makeContainer()
+        container.register(New({ (_: Resolver, id: String) in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self))
+        let before = Snapshot(container)
+
+        let tooMany = try #require(failure { _ = try container.tryResolve(ViewModelProtocol.self) { ("id", 2) } })
+        #expect(tooMany.reason == .argumentMismatch(expected: "(String)", received: "(String, Int)"))
+        #expect(
+            tooMany.description == """
+                Wrong arguments for 'ViewModelProtocol' (name: nil): expected (String), received (String, Int).
+                To fix, pass arguments of the registered types (String): DIContainer.resolve(ViewModelProtocol.self) { … }.
+                """)
+
+        let none = try #require(failure { _ = try container.tryResolve(ViewModelProtocol.self) })
+        #expect(none.reason == .argumentMismatch(expected: "(String)", received: "no arguments"))
+
+        let unexpected = try #require(failure { _ = try container.tryResolve(Engine.self) { 42 } })
+        #expect(
+            unexpected.description == """
+                Wrong arguments for 'Engine' (name: nil): expected no arguments, received (Int).
+                To fix, resolve it without arguments: DIContainer.resolve(Engine.self).
+                """)
+        #expect(Snapshot(container) == before)
+        #expect(try container.tryResolve(ViewModelProtocol.self) { "id" }.id == "id")
+    }
+
+    @Test func wrongArgumentTypeNamesExpectedAndReceivedTypes() throws {
+        let container = makeContainer()
+        container.register(New({ (_: Resolver, id: String) in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self))
+        let before = Snapshot(container)
+        let error = try #require(failure { _ = try container.tryResolve(ViewModelProtocol.self) { 42 } })
+        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "(Int)"))
+        #expect(
+            error.description == """
+                Wrong arguments for 'ViewModelProtocol' (name: nil): expected (String), received (Int).
+                To fix, pass arguments of the registered types (String): DIContainer.resolve(ViewModelProtocol.self) { … }.
+                """)
+        #expect(Snapshot(container) == before)
+    }
+
+    @Test func factoryCycleIsReportedWithItsStepsNotAStackOverflow() throws {
+        let container = makeContainer()
+        container.register {
+            Shared { resolve in try CycleA(b: resolve.tryResolve()) }
+            Shared { resolve in try CycleB(a: resolve.tryResolve()) }
+        }
+        let before = Snapshot(container)
+        let error = try #require(failure { _ = try container.tryResolve(CycleA.self) })
+        #expect(error.reason == .dependencyCycle(cycle: ["CycleA", "CycleB", "CycleA"]))
+        #expect(
+            error.description == """
+                Dependency cycle: CycleA -> CycleB -> CycleA.
+                Resolution path: CycleA -> CycleB -> CycleA
+                To fix, break the cycle: let one side get the other after creation, e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }.
+                """)
+        #expect(Snapshot(container) == before)
+        // The cycle left no factory marked as running: entering from the other side reports it afresh.
+        let again = try #require(failure { _ = try container.tryResolve(CycleB.self) })
+        #expect(again.reason == .dependencyCycle(cycle: ["CycleB", "CycleA", "CycleB"]))
+    }
+
+    @Test func aliasThatTheInstanceDoesNotConformToIsRefusedAndNothingIsRegistered() throws {
+        let container = makeContainer()
+        let before = Snapshot(container)
+        let error = try #require(
+            failure {
+                try container.tryRegister {
+                    Shared(MockRouter() as Router)
+                    Shared(Engine(), as: Router.self)
+                }
+            })
+        #expect(error.reason == .aliasNotConforming(implementation: "Engine"))
+        #expect(
+            error.description == """
+                'Engine' does not conform to 'Router', so it cannot be registered as 'Router'.
+                To fix, make 'Engine' conform to 'Router', or remove 'Router.self' from `as:`.
+                """)
+        // Not even the valid registration before it was installed, and Engine was not replaced.
+        #expect(Snapshot(container) == before)
+        #expect((try? container.tryResolve(Router.self)) == nil)
+    }
+
+    @Test func registeringAnOptionalTypeIsRefused() throws {
+        let container = makeContainer()
+        let before = Snapshot(container)
+        let error = try #require(failure { try container.tryRegister(Shared(Engine() as Engine?)) })
+        #expect(error.reason == .optionalRegistration)
+        #expect(
+            error.description == """
+                'Optional<Engine>' is an Optional type and cannot be registered.
+                To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered.
+                """)
+        #expect(Snapshot(container) == before)
+        // The Optional still resolves the way the contract promises: the registered Engine.
+        #expect(container.resolve(Engine?.self) === container.resolve(Engine.self))
+    }
+
+    @Test func factoryThatRegistersWhileItsContainerResolvesIsRefused() throws {
+        let container = makeContainer()
+        container.register {
+            Shared { _ in
+                // The static API reaches the container running this factory.
+                try DIContainer.tryRegister(New(MockRouter() as Router))
+                return Session()
+            }
+        }
+        let before = Snapshot(container)
+        let error = try #require(failure { _ = try container.tryResolve(Session.self) })
+        // `register` (and `reset`, `releaseInstances`) in a non-throwing factory trap with this
+        // same description; only the operation's name differs.
+        #expect(error.reason == .mutationDuringResolution(operation: "register"))
+        #expect(
+            error.description == """
+                register() was called on a container while it was resolving 'Session' (name: nil).
+                To fix, register, reset or release instances before or after resolving, not inside a factory, onResolve or an initializer it runs.
+                """)
+        #expect(Snapshot(container) == before)
+        #expect((try? container.tryResolve(Router.self)) == nil)
+        // The refused call left the container usable: registering and resolving work again.
+        container.register(Shared(MockRouter() as Router))
+        #expect(container.resolve(Router.self).name == "MockRouter")
+    }
+
+    @Test func deinitOfAResolvedObjectMayResolveFromTheSameContainer() {
+        let container = makeContainer()
+        let engine = ObjectIdentifier(container.resolve(Engine.self))
+        // What each deinit resolved: the Engine's identity, or nil when Engine was not registered.
+        let seen = Locked<[String: ObjectIdentifier?]>([:])
+        func instance(_ label: String) -> ResolvesInDeinit {
+            ResolvesInDeinit { [weak container] in
+                guard let container else { return }
+                let resolved = try? container.tryResolve(Engine.self)
+                seen.withLock { $0[label] = .some(resolved.map(ObjectIdentifier.init)) }
+            }
+        }
+        container.register {
+            New { _ in instance("new") }.named("new")
+            Graph { _ in instance("graph") }.named("graph")
+            Shared { _ in instance("replaced") }.named("replaced")
+            Shared { _ in instance("released") }.named("released")
+            Shared { _ in instance("reset") }.named("reset")
+        }
+        for name in ["new", "graph", "replaced", "released"] {
+            _ = container.resolve(ResolvesInDeinit.self, name: name)
+        }
+        // New: dropped by the caller; Graph: dropped as its resolution ends, inside the container.
+        #expect(seen.withLock { $0["new"] } == engine)
+        #expect(seen.withLock { $0["graph"] } == engine)
+
+        container.register(Shared { _ in instance("replacement") }.named("replaced"))
+        #expect(seen.withLock { $0["replaced"] } == engine)
+
+        container.releaseInstances()
+        // Engine was released in the same call, so the deinit got the old one or made a new one.
+        let engineAfterRelease = ObjectIdentifier(container.resolve(Engine.self))
+        let released = seen.withLock { $0["released"] }
+        #expect(released == engine || released == engineAfterRelease)
+        #expect(ObjectIdentifier(container.resolve(Engine.self)) == engineAfterRelease)
+
+        _ = container.resolve(ResolvesInDeinit.self, name: "reset")
+        container.reset()
+        #expect(seen.withLock { $0["reset"] } == .some(nil), "after reset() nothing is registered")
+        container.register(Shared(Engine.init))
+        _ = container.resolve(Engine.self)
+    }
+
+    @Test func mainActorServiceResolvedOffTheMainActorIsAnError() async throws {
+        let container = makeContainer()
+        container.register { Shared { @MainActor in MainActorModel() } }
+        let error = await Task.detached { () -> ResolutionError? in
+            failure { _ = try container.tryResolve(MainActorModel.self) }
+        }.value
+        #expect(error?.reason == .mainActorRequired)
+        #expect(
+            error?.description == """
+                'MainActorModel' (name: nil) is made by a @MainActor factory and was resolved off the main actor.
+                To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor.
+                """)
+        // Nothing was made; on the main actor it resolves, once.
+        let same = await MainActor.run {
+            container.resolve(MainActorModel.self) === container.resolve(MainActorModel.self)
+        }
+        #expect(same)
+    }
+
+    @Test func unregisteredNameListsTheNamesThatAreRegistered() throws {
+        let container = makeContainer()
+        container.register {
+            Shared(PostgresStore.init, as: Store.self).named("primary")
+            Shared(MemoryStore.init, as: Store.self).named("cache")
+        }
+        let before = Snapshot(container)
+        let error = try #require(failure { _ = try container.tryResolve(Store.self, name: "replica") })
+        #expect(error.registeredNames == ["cache", "primary"])
+        #expect(
+            error.description == """
+                No registration for 'Store' (name: "replica").
+                Registered names for 'Store': "cache", "primary".
+                Registered types that conform: 'MemoryStore', 'PostgresStore'.
+                To fix, register it: DIContainer.register { Shared(MemoryStore() as Store).named("replica") }
+                """)
+        let unnamed = try #require(failure { _ = try container.tryResolve(Store.self) })
+        #expect(
+            unnamed.description.hasPrefix(
+                "No registration for 'Store' (name: nil).\nRegistered names for 'Store': \"cache\", \"primary\"."))
+        #expect(Snapshot(container) == before)
+        #expect(container.resolve(Store.self, name: "primary").kind == "postgres")
+    }
+
+    @Test func errorOfTheFactoryItselfIsKeptAndNamed() throws {
+        let container = makeContainer()
+        container.register(Shared { _ -> Session in throw Offline() })
+        let before = Snapshot(container)
+        let error = try #require(failure { _ = try container.tryResolve(Session.self) })
+        #expect(error.reason == .factoryFailed)
+        #expect(error.underlyingError is Offline)
+        #expect(
+            error.description == """
+                The factory for 'Session' (name: nil) threw an error: Offline().
+                To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it).
+                """)
+        #expect(Snapshot(container) == before)
+    }
+
+    @Test func weakRegistrationOfAValueTypeIsAnError() throws {
+        let container = makeContainer()
+        container.register(Weak(Point.init))
+        let before = Snapshot(container)
+        let error = try #require(failure { _ = try container.tryResolve(Point.self) })
+        #expect(
+            error.description == """
+                'Point' (name: nil) is registered as Weak, but its factory made 'Point', which is not a class instance.
+                To fix, register it as Shared or New, or make the factory return a class instance.
+                """)
+        #expect(Snapshot(container) == before)
+    }
+}
