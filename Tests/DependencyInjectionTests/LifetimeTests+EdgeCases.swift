@@ -1,0 +1,46 @@
+import DependencyInjection
+import Testing
+
+// Lifetimes meeting each other: Graph inside Shared, eager after releaseInstances.
+
+private final class UnitOfWork { init() {} }
+private final class Repository {
+    let work: UnitOfWork
+    init(work: UnitOfWork) { self.work = work }
+}
+private final class Service {
+    let work: UnitOfWork
+    let repository: Repository
+    init(work: UnitOfWork, repository: Repository) {
+        self.work = work
+        self.repository = repository
+    }
+}
+
+extension GraphLifetimeTests {
+    @Test func aGraphInstanceInsideASharedServiceIsFixedWhenTheSharedOneIsMade() {
+        let box = DIContainer()
+        box.register {
+            Graph(UnitOfWork.init)
+            New { resolve in Repository(work: resolve()) }
+            Shared { resolve in Service(work: resolve(), repository: resolve()) }
+        }
+        let service = box.resolve(Service.self)
+        #expect(service.repository.work === service.work)
+        #expect(box.resolve(Service.self).work === service.work)
+        #expect(box.resolve(UnitOfWork.self) !== service.work)
+    }
+}
+
+extension EagerTests {
+    @Test func afterReleaseInstancesAnEagerServiceIsMadeAgainOnlyWhenResolved() {
+        let made = Tally()
+        let box = DIContainer()
+        box.register(Shared(Counted(made)).eager())
+        let first = box.resolve(Counted.self)
+        box.releaseInstances()
+        #expect(made.value == 1)
+        #expect(box.resolve(Counted.self) !== first)
+        #expect(made.value == 2)
+    }
+}

@@ -1,0 +1,38 @@
+import DependencyInjection
+import Testing
+
+// Main-actor services after a refused off-main attempt, and inside main-actor objects.
+
+@MainActor private final class ViewState {
+    let title = "start"
+    init() {}
+}
+
+@MainActor private final class Stage {
+    @Inject var state: ViewState
+}
+
+extension MainActorTests {
+    @Test func aRefusedOffMainAttemptLeavesTheServiceUsableOnTheMainActor() async {
+        let made = Tally()
+        let box = DIContainer()
+        box.register(
+            Shared { @MainActor () -> ViewState in
+                made.increment()
+                return ViewState()
+            })
+        let refused = await Task.detached { (try? box.tryResolve(ViewState.self)) == nil }.value
+        #expect(refused)
+        #expect(made.value == 0)
+        let title = await MainActor.run { box.resolve(ViewState.self).title }
+        #expect(title == "start")
+        #expect(made.value == 1)
+    }
+
+    @MainActor @Test func aMainActorObjectInjectsAMainActorService() {
+        let box = DIContainer()
+        box.register(Shared { @MainActor in ViewState() })
+        let stage = box.activate { Stage() }
+        #expect(stage.state === box.resolve(ViewState.self))
+    }
+}
