@@ -448,26 +448,14 @@ extension DIContainer {
     ///
     /// The outermost step makes this container the running one on this thread, so wrappers of
     /// what its factories make resolve from it, and ends the top-level resolution afterwards
-    /// (dropping `Graph` instances). Errors a factory throws that are not already a
-    /// ``ResolutionError`` are wrapped in one that keeps them and names the path.
+    /// (running queued `onResolve` actions, then dropping `Graph` instances). Errors a factory
+    /// throws that are not already a ``ResolutionError`` are wrapped in one that keeps them and
+    /// names the path.
     func withFrame<V>(
         root: any RootRegistration, requested: AnyEntry, _ body: (Resolver) throws -> V
     ) throws(ResolutionError) -> V {
-        let isTopLevel = state.pointee.depth == 0
-        let previous = isTopLevel ? ThreadScope.exchangeRunningContainer(self) : nil
-        state.pointee.depth += 1
-        state.pointee.frames.append(ContainerState.Frame(root: root, requested: requested))
-        var released: [Any] = []
-        defer {
-            state.pointee.frames.removeLast()
-            state.pointee.depth -= 1
-            if isTopLevel {
-                state.pointee.pendingActions.removeAll()
-                for entry in state.pointee.graphEntries { entry.endGraph(into: &released) }
-                state.pointee.graphEntries.removeAll(keepingCapacity: true)
-                ThreadScope.restoreRunningContainer(previous)
-            }
-        }
+        let frame = beginFrame(root: root, requested: requested)
+        defer { endFrame(frame) }
         let value: V
         do {
             value = try body(Resolver(self))
@@ -476,8 +464,43 @@ extension DIContainer {
         } catch {
             throw self.error(.factoryFailed, for: requested.key, underlying: error)
         }
-        if isTopLevel { try runPendingActions() }
+        try completeFrame(frame)
         return value
+    }
+
+    /// What ``endFrame(_:)`` restores: the bookkeeping of one step of the resolution path.
+    @usableFromInline
+    struct FactoryFrame {
+        let previousRunningContainer: UnsafeMutableRawPointer?
+        let isTopLevel: Bool
+    }
+
+    /// Starts a step: pushes its frame and, at top level, makes this the running container.
+    /// Called with the queue held; every step starts here, the inlined fast paths' too.
+    func beginFrame(root: any RootRegistration, requested: AnyEntry) -> FactoryFrame {
+        let isTopLevel = state.pointee.depth == 0
+        let previous = isTopLevel ? ThreadScope.exchangeRunningContainer(self) : nil
+        state.pointee.depth += 1
+        state.pointee.frames.append(ContainerState.Frame(root: root, requested: requested))
+        return FactoryFrame(previousRunningContainer: previous, isTopLevel: isTopLevel)
+    }
+
+    /// Completes a step whose factory returned: at top level, runs the queued `onResolve` actions
+    /// while the step's frame is still current.
+    func completeFrame(_ frame: FactoryFrame) throws(ResolutionError) {
+        if frame.isTopLevel { try runPendingActions() }
+    }
+
+    /// Ends a step, returned or failed: pops its frame and, at top level, ends the resolution.
+    func endFrame(_ frame: FactoryFrame) {
+        state.pointee.frames.removeLast()
+        state.pointee.depth -= 1
+        guard frame.isTopLevel else { return }
+        state.pointee.pendingActions.removeAll()
+        var released: [Any] = []
+        for entry in state.pointee.graphEntries { entry.endGraph(into: &released) }
+        state.pointee.graphEntries.removeAll(keepingCapacity: true)
+        ThreadScope.restoreRunningContainer(frame.previousRunningContainer)
     }
 
     /// Queues `root`'s `onResolve` action for when the top-level resolution has made everything.
@@ -503,15 +526,8 @@ extension DIContainer {
         }
     }
 
-    /// What ``leaveFactory(of:_:)`` restores after a factory called from the inlined fast path.
-    @usableFromInline
-    struct FactoryFrame {
-        let previousRunningContainer: UnsafeMutableRawPointer?
-        let isTopLevel: Bool
-    }
-
     /// Starts running `entry`'s factory from the inlined fast path: the bookkeeping of
-    /// ``withFrame(root:requested:_:)`` and `RootEntry.obtain`, without generic code. Returns
+    /// `RootEntry.obtain` around ``beginFrame(root:requested:)``, without generic code. Returns
     /// `nil` when the entry is already being made (a cycle), which the general path reports.
     /// Called with the queue held.
     @usableFromInline
@@ -520,24 +536,20 @@ extension DIContainer {
         if root.isConstructing { return nil }
         recordDependency(on: entry.key)
         root.isConstructing = true
-        let isTopLevel = state.pointee.depth == 0
-        let previous = isTopLevel ? ThreadScope.exchangeRunningContainer(self) : nil
-        state.pointee.depth += 1
-        state.pointee.frames.append(ContainerState.Frame(root: root, requested: entry))
-        return FactoryFrame(previousRunningContainer: previous, isTopLevel: isTopLevel)
+        return beginFrame(root: root, requested: entry)
     }
 
-    /// Ends what ``enterFactory(of:)`` started, as `withFrame` ends a step.
+    /// Ends what ``enterFactory(of:)`` started once the factory returned, completing the step
+    /// (a failing `onResolve` action it runs traps, as the general path's `resolve` does).
     @usableFromInline
     func leaveFactory(of entry: AnyEntry, _ frame: FactoryFrame) {
+        do {
+            try completeFrame(frame)
+        } catch {
+            failInFactory(of: entry, frame, error)
+        }
         entry.root.isConstructing = false
-        state.pointee.frames.removeLast()
-        state.pointee.depth -= 1
-        guard frame.isTopLevel else { return }
-        var released: [Any] = []
-        for graphEntry in state.pointee.graphEntries { graphEntry.endGraph(into: &released) }
-        state.pointee.graphEntries.removeAll(keepingCapacity: true)
-        ThreadScope.restoreRunningContainer(frame.previousRunningContainer)
+        endFrame(frame)
     }
 
     /// Traps for a factory called from the inlined fast path that threw, with the message the
@@ -546,7 +558,8 @@ extension DIContainer {
     @usableFromInline
     func failInFactory(of entry: AnyEntry, _ frame: FactoryFrame, _ error: any Error) -> Never {
         let failure = (error as? ResolutionError) ?? self.error(.factoryFailed, for: entry.key, underlying: error)
-        leaveFactory(of: entry, frame)
+        entry.root.isConstructing = false
+        endFrame(frame)
         queue.unlock()
         Self.fail(failure)
     }

@@ -78,6 +78,21 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
         #expect(child.parent.child === child)
     }
 
+    @Test func onResolveRunsWhenAFactoryOnTheFastPathMakesTheService() {
+        final class Holder {
+            let parent: Parent
+            init(parent: Parent) { self.parent = parent }
+        }
+        let box = DIContainer()
+        box.register {
+            Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
+            Shared { resolve in Child(parent: resolve()) }
+            New { resolve in Holder(parent: resolve()) }   // a New resolved without a name: the fast path
+        }
+        let holder = box.resolve(Holder.self)
+        #expect(holder.parent.child?.parent === holder.parent)
+    }
+
     @Test func onResolveThatNeedsANewInstanceOfItselfIsACycle() {
         let box = DIContainer()
         box.register {
