@@ -441,7 +441,7 @@ extension DIContainer {
 
     @usableFromInline
     func recordDependency(on key: Key) {
-        state.pointee.frames.last?.root.recordDependency(on: key)
+        if let frame = state.pointee.frames.last { frame.root.recordDependency(on: key) }
     }
 
     /// Runs one registration's factory as a step of the resolution path.
@@ -452,7 +452,7 @@ extension DIContainer {
     /// throws that are not already a ``ResolutionError`` are wrapped in one that keeps them and
     /// names the path.
     func withFrame<V>(
-        root: any RootRegistration, requested: AnyEntry, _ body: (Resolver) throws -> V
+        root: AnyEntry, requested: AnyEntry, _ body: (Resolver) throws -> V
     ) throws(ResolutionError) -> V {
         let frame = beginFrame(root: root, requested: requested)
         defer { endFrame(frame) }
@@ -471,24 +471,38 @@ extension DIContainer {
     /// What ``endFrame(_:)`` restores: the bookkeeping of one step of the resolution path.
     @usableFromInline
     struct FactoryFrame {
+        /// The running container before this step, when this step had to change it.
         let previousRunningContainer: UnsafeMutableRawPointer?
         let isTopLevel: Bool
+        /// Whether the step made this container the running one (and must restore the previous).
+        let changedRunningContainer: Bool
     }
 
     /// Starts a step: pushes its frame and, at top level, makes this the running container.
     /// Called with the queue held; every step starts here, the inlined fast paths' too.
-    func beginFrame(root: any RootRegistration, requested: AnyEntry) -> FactoryFrame {
+    func beginFrame(root: AnyEntry, requested: AnyEntry) -> FactoryFrame {
         let isTopLevel = state.pointee.depth == 0
-        let previous = isTopLevel ? ThreadScope.exchangeRunningContainer(self) : nil
+        var previous: UnsafeMutableRawPointer? = nil
+        var changed = false
+        if isTopLevel {
+            // Writing the slot costs a library call; when it already names this container
+            // (inside `registerDependencies()`, say), neither the write nor the restore is needed.
+            previous = ThreadScope.runningContainerPointer
+            let this = Unmanaged.passUnretained(self).toOpaque()
+            if previous != this {
+                ThreadScope.setRunningContainerPointer(this)
+                changed = true
+            }
+        }
         state.pointee.depth += 1
         state.pointee.frames.append(ContainerState.Frame(root: root, requested: requested))
-        return FactoryFrame(previousRunningContainer: previous, isTopLevel: isTopLevel)
+        return FactoryFrame(previousRunningContainer: previous, isTopLevel: isTopLevel, changedRunningContainer: changed)
     }
 
     /// Completes a step whose factory returned: at top level, runs the queued `onResolve` actions
     /// while the step's frame is still current.
     func completeFrame(_ frame: FactoryFrame) throws(ResolutionError) {
-        if frame.isTopLevel { try runPendingActions() }
+        if frame.isTopLevel, !state.pointee.pendingActions.isEmpty { try runPendingActions() }
     }
 
     /// Ends a step, returned or failed: pops its frame and, at top level, ends the resolution.
@@ -496,11 +510,16 @@ extension DIContainer {
         state.pointee.frames.removeLast()
         state.pointee.depth -= 1
         guard frame.isTopLevel else { return }
-        state.pointee.pendingActions.removeAll()
+        if !state.pointee.pendingActions.isEmpty { state.pointee.pendingActions.removeAll() }
+        if !state.pointee.graphEntries.isEmpty { endGraphInstances() }
+        if frame.changedRunningContainer { ThreadScope.restoreRunningContainer(frame.previousRunningContainer) }
+    }
+
+    /// Drops the `Graph` instances of the top-level resolution that just ended.
+    private func endGraphInstances() {
         var released: [Any] = []
         for entry in state.pointee.graphEntries { entry.endGraph(into: &released) }
         state.pointee.graphEntries.removeAll(keepingCapacity: true)
-        ThreadScope.restoreRunningContainer(frame.previousRunningContainer)
     }
 
     /// Queues `root`'s `onResolve` action for when the top-level resolution has made everything.
@@ -526,29 +545,29 @@ extension DIContainer {
         }
     }
 
-    /// Starts running `entry`'s factory from the inlined fast path: the bookkeeping of
-    /// `RootEntry.obtain` around ``beginFrame(root:requested:)``, without generic code. Returns
-    /// `nil` when the entry is already being made (a cycle), which the general path reports.
-    /// Called with the queue held.
+    /// Starts running `root`'s factory from the inlined fast path: the bookkeeping of
+    /// `RootEntry.obtain` around ``beginFrame(root:requested:)``, without generic code. `root` is
+    /// a `RootEntry` (the fast path checked its class), so it is its own root and the slot asked
+    /// for. Returns `nil` when the entry is already being made (a cycle), which the general path
+    /// reports. Called with the queue held.
     @usableFromInline
-    func enterFactory(of entry: AnyEntry) -> FactoryFrame? {
-        let root = entry.root
+    func enterFactory(of root: AnyEntry) -> FactoryFrame? {
         if root.isConstructing { return nil }
-        recordDependency(on: entry.key)
+        if state.pointee.depth != 0 { recordDependency(on: root.key) }
         root.isConstructing = true
-        return beginFrame(root: root, requested: entry)
+        return beginFrame(root: root, requested: root)
     }
 
     /// Ends what ``enterFactory(of:)`` started once the factory returned, completing the step
     /// (a failing `onResolve` action it runs traps, as the general path's `resolve` does).
     @usableFromInline
-    func leaveFactory(of entry: AnyEntry, _ frame: FactoryFrame) {
+    func leaveFactory(of root: AnyEntry, _ frame: FactoryFrame) {
         do {
             try completeFrame(frame)
         } catch {
-            failInFactory(of: entry, frame, error)
+            failInFactory(of: root, frame, error)
         }
-        entry.root.isConstructing = false
+        root.isConstructing = false
         endFrame(frame)
     }
 
@@ -556,9 +575,9 @@ extension DIContainer {
     /// general path gives: the error describes the path while the factory's frame is current;
     /// the frame is ended and the queue released before trapping, as when the error unwinds.
     @usableFromInline
-    func failInFactory(of entry: AnyEntry, _ frame: FactoryFrame, _ error: any Error) -> Never {
-        let failure = (error as? ResolutionError) ?? self.error(.factoryFailed, for: entry.key, underlying: error)
-        entry.root.isConstructing = false
+    func failInFactory(of root: AnyEntry, _ frame: FactoryFrame, _ error: any Error) -> Never {
+        let failure = (error as? ResolutionError) ?? self.error(.factoryFailed, for: root.key, underlying: error)
+        root.isConstructing = false
         endFrame(frame)
         queue.unlock()
         Self.fail(failure)

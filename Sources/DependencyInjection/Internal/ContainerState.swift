@@ -6,11 +6,18 @@
 @usableFromInline
 struct ContainerState {
     /// One step of the resolution in progress on the thread that holds the queue.
+    ///
+    /// Its references are `unowned(unsafe)`: pushing and popping a frame retains and releases
+    /// nothing. That is sound because an entry cannot be deallocated while a frame names it: the
+    /// table (or a queued action, or the caller that passed the entry in) keeps it, and the table
+    /// cannot drop it meanwhile — `register`, `reset` and `releaseInstances` are refused on this
+    /// container while a frame exists (``DIContainer/refuseMutationDuringResolution(_:)``), and
+    /// every other thread is kept out by the queue, held for the whole resolution.
     struct Frame {
-        /// The registration whose factory is running.
-        let root: any RootRegistration
+        /// The root registration whose factory is running.
+        unowned(unsafe) let root: AnyEntry
         /// The slot that was asked for (an alias, or the root itself).
-        let requested: AnyEntry
+        unowned(unsafe) let requested: AnyEntry
     }
 
     @usableFromInline var table = RegistrationTable()

@@ -5,6 +5,17 @@
 @usableFromInline
 class AnyEntry: @unchecked Sendable {
     @usableFromInline let key: Key
+    // The bookkeeping of a root registration, stored here rather than as protocol requirements of
+    // ``RootRegistration`` so that the resolution path reads and writes it without generic or
+    // witness-table calls. Only root entries (`entry.root === entry`) use these; an alias leaves
+    // them untouched. Like ``Provider/fastValue``, they are only touched with the container's
+    // queue held, so the dynamic exclusivity checks would add nothing but calls.
+    /// Keys its factory resolved, recorded while resolving (the dependency graph's edges).
+    @exclusivity(unchecked) final var dependencies: [Key] = []
+    /// True while its factory (or `onResolve`) runs: meeting it again on the way down is a cycle.
+    @usableFromInline @exclusivity(unchecked) final var isConstructing = false
+    /// Its place in registration order within its container, for listings.
+    @exclusivity(unchecked) final var sequence = 0
 
     init(key: Key) {
         self.key = key
@@ -31,20 +42,15 @@ class AnyEntry: @unchecked Sendable {
 /// The registration behind one or more slots: its own type's slot and its aliases'.
 protocol RootRegistration: AnyEntry {
     var info: RegistrationInfo { get }
-    /// Keys its factory resolved, recorded while resolving (the dependency graph's edges).
-    var dependencies: [Key] { get set }
-    /// True while its factory (or `onResolve`) runs: meeting it again on the way down is a cycle.
-    var isConstructing: Bool { get set }
-    /// Its place in registration order within its container, for listings.
-    var sequence: Int { get set }
     /// Whether `validate()` can resolve it alone: not when it needs arguments or the main actor.
     var uncheckableReason: String? { get }
     /// Drops the instance kept for the top-level resolution that just ended (`Graph`).
     func endGraph(into released: inout [Any])
 }
 
-extension RootRegistration {
-    func recordDependency(on dependency: Key) {
+extension AnyEntry {
+    /// Records an edge of the dependency graph on this root entry.
+    final func recordDependency(on dependency: Key) {
         if !dependencies.contains(dependency) { dependencies.append(dependency) }
     }
 }
@@ -139,9 +145,6 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     @usableFromInline let lifetime: Lifetime
     @usableFromInline let factory: Factory<Value>
     @usableFromInline let onResolve: ((Value, Resolver) throws -> Void)?
-    var dependencies: [Key] = []
-    var isConstructing = false
-    var sequence = 0
 
     private var sharedValue: Value?
     private weak var weakObject: AnyObject?

@@ -50,6 +50,11 @@ enum ThreadScope {
         return previous
     }
 
+    /// Makes the container at `pointer` (unretained) the running one.
+    static func setRunningContainerPointer(_ pointer: UnsafeMutableRawPointer) {
+        pthread_setspecific(runningContainerKey, pointer)
+    }
+
     @usableFromInline
     static func restoreRunningContainer(_ previous: UnsafeMutableRawPointer?) {
         pthread_setspecific(runningContainerKey, previous)
