@@ -115,6 +115,7 @@ extension DIContainer {
     }
 
     /// Registers one registration; traps on a registration error.
+    @inlinable  // specialized for the registered type where it is written
     public func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
         do { try install(registration) } catch { Self.fail(error) }
     }
@@ -135,17 +136,39 @@ extension DIContainer {
     }
 
     /// Installs one registration: the path behind `register(Shared(…))`.
+    @inlinable
     func install<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
         // An eager registration may need rolling back: it takes the module path.
-        guard !registration.isEager else { return try install(Module(registration)) }
+        guard !registration.isEager else { return try installEager(registration) }
         // Otherwise nothing can fail after the check, so it is installed directly: no module
-        // array, no existential box, no generic collection code to instantiate.
+        // array, no existential box, no generic collection code to instantiate. The check and
+        // the root entry depend on nothing the lock guards, so they are made before taking it;
+        // the rest is not generic.
+        let problem = registration.problem()
+        let root = problem == nil ? registration.makeRoot() : nil
+        try install(root: root, aliases: registration.aliases, name: registration.name, problem: problem)
+    }
+
+    /// Installs an eager registration through the module path (kept out of line, so the common
+    /// path asks the runtime for no metadata of the registration's type).
+    @usableFromInline @inline(never)
+    func installEager<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
+        try install(Module(registration))
+    }
+
+    /// The non-generic part of ``install(_:)-(Registration<Value, Scope>)``: `root` is `nil`
+    /// exactly when there is a `problem`, which is thrown after the checks that come first.
+    @usableFromInline
+    func install(
+        root: AnyEntry?, aliases: [AliasInstaller], name: String?, problem: ResolutionError?
+    ) throws(ResolutionError) {
         let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
-            if let problem = registration.problem() { throw problem }
+            if let problem { throw problem }
+            guard let root else { return [] }
             var replaced: [AnyEntry] = []
-            let root = registration.install(into: &state.pointee.table, replaced: &replaced)
+            installEntries(root: root, aliases: aliases, name: name, into: &state.pointee.table, replaced: &replaced)
             state.pointee.installedCount += 1
             root.sequence = state.pointee.installedCount
             return replaced

@@ -78,10 +78,17 @@ struct RegistrationTable {
 
     private mutating func grow() {
         let old = slots
-        self = RegistrationTable(capacity: old.count)
-        for slot in old {
-            if let entry = slot.entry { set(entry, for: entry.key) }
-        }
+        var grown = RegistrationTable(capacity: old.count)
+        for slot in old where slot.entry != nil { grown.insertDistinct(slot) }
+        grown.count = count
+        self = grown
+    }
+
+    /// Places a slot whose key no other slot has, without comparing keys (growing only).
+    private mutating func insertDistinct(_ slot: Slot) {
+        var index = Self.hash(slot.typeID!, slot.name) & mask
+        while slots[index].entry != nil { index = (index &+ 1) & mask }
+        slots[index] = slot
     }
 
     /// Every entry, in no particular order.

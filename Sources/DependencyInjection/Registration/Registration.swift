@@ -14,17 +14,17 @@
 /// A registration is an immutable value and `Sendable`, like ``Module``: its factory runs under
 /// the lock of the container that resolves it, whatever the factory captures.
 public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
-    let factory: Factory<Value>
-    var name: String?
-    var isEager = false
-    var onResolveAction: ((Value, Resolver) throws -> Void)?
-    var aliases: [AliasInstaller<Value>]
-    let fileID: String
-    let line: Int
+    @usableFromInline let factory: Factory<Value>
+    @usableFromInline var name: String?
+    @usableFromInline var isEager = false
+    @usableFromInline var onResolveAction: ((Value, Resolver) throws -> Void)?
+    @usableFromInline var aliases: [AliasInstaller]
+    @usableFromInline let fileID: String
+    @usableFromInline let line: Int
 
     @usableFromInline
     init(
-        factory: Factory<Value>, aliases: [AliasInstaller<Value>], fileID: String, line: Int
+        factory: Factory<Value>, aliases: [AliasInstaller], fileID: String, line: Int
     ) {
         self.factory = factory
         self.aliases = aliases
@@ -33,8 +33,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     }
 
     @usableFromInline
-    static func installers<each Alias>(_ aliases: repeat (each Alias).Type) -> [AliasInstaller<Value>] {
-        var installers: [AliasInstaller<Value>] = []
+    static func installers<each Alias>(_ aliases: repeat (each Alias).Type) -> [AliasInstaller] {
+        var installers: [AliasInstaller] = []
         repeat installers.append(AliasInstaller(Value.self, as: each aliases))
         return installers
     }
@@ -44,6 +44,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///     Shared(RouterImpl() as Router)
     ///     Shared(Engine(), as: Motor.self)
     @_disfavoredOverload
+    @inlinable  // specialized where the alias list is known (usually empty)
     public init<each Alias>(
         _ make: @autoclosure @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
@@ -55,6 +56,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// Registers a function without parameters, typically an initializer.
     ///
     ///     Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
+    @inlinable  // specialized where the alias list is known (usually empty)
     public init<each Alias>(
         _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
@@ -155,6 +157,7 @@ extension Registration where Scope == SharedLifetime {
 }
 
 extension Registration: RegistrationPlan {
+    @usableFromInline
     func problem() -> ResolutionError? {
         if Conformance.isOptional(Value.self) {
             return ResolutionError(reason: .optionalRegistration, key: Key(Value.self, name: name))
@@ -166,30 +169,50 @@ extension Registration: RegistrationPlan {
     }
 
     func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration {
+        let root = makeRoot()
+        installEntries(root: root, aliases: aliases, name: name, into: &table, replaced: &replaced)
+        return root
+    }
+
+    /// The root entry for this registration, not yet installed.
+    @usableFromInline
+    func makeRoot() -> RootEntry<Value> {
         // What `registrations` lists is kept as metatypes and literals, and described only when
         // asked: describing types here would cost microseconds and heap per registration.
-        let root = RootEntry(
+        RootEntry(
             key: Key(Value.self, name: name), lifetime: Scope.lifetime, factory: factory,
             onResolve: onResolveAction,
             source: RegistrationSource(
-                aliases: aliases.map { $0.type }, isEager: isEager, fileID: fileID, line: line))
-        if let old = table.set(root, for: root.key) { replaced.append(old) }
-        for alias in aliases {
-            guard let entry = alias.makeEntry(root, name) else { continue }
-            if let old = table.set(entry, for: entry.key) { replaced.append(old) }
-        }
-        return root
+                aliases: aliases.isEmpty ? [] : aliases.map(\.type), isEager: isEager, fileID: fileID, line: line))
+    }
+}
+
+/// Installs `root`, then one alias entry per installer; replaced entries go to `replaced`.
+/// Not generic, so registering runs no unspecialized generic code beyond making the root.
+func installEntries(
+    root: AnyEntry, aliases: [AliasInstaller], name: String?, into table: inout RegistrationTable,
+    replaced: inout [AnyEntry]
+) {
+    if let old = table.set(root, for: root.key) { replaced.append(old) }
+    for alias in aliases {
+        guard let entry = alias.makeEntry(root, name) else { continue }
+        if let old = table.set(entry, for: entry.key) { replaced.append(old) }
     }
 }
 
 /// Installs one alias of a registration: checks conformance up front and makes the alias entry.
+///
+/// Not generic over the registered type (the closures know it), so a registration's fields
+/// need no generic metadata of their own.
 @usableFromInline
-struct AliasInstaller<Value> {
+struct AliasInstaller {
     let type: any Any.Type
     let problem: (_ name: String?) -> ResolutionError?
-    let makeEntry: (RootEntry<Value>, _ name: String?) -> AnyEntry?
+    /// Makes the alias entry for a root entry that is a `RootEntry<Value>`.
+    let makeEntry: (AnyEntry, _ name: String?) -> AnyEntry?
 
-    init<Alias>(_ value: Value.Type, as alias: Alias.Type) {
+    @usableFromInline
+    init<Value, Alias>(_ value: Value.Type, as alias: Alias.Type) {
         type = Alias.self
         problem = { name in
             // When conformance cannot be told from types alone, the alias entry's cast reports
@@ -204,7 +227,8 @@ struct AliasInstaller<Value> {
         makeEntry = { root, name in
             // Registering a type as itself adds nothing: the root entry already serves it.
             guard Alias.self != Value.self else { return nil }
-            return AliasEntry<Value, Alias>(key: Key(Alias.self, name: name), target: root)
+            // The root was made by the registration of `Value` that holds this installer.
+            return AliasEntry<Value, Alias>(key: Key(Alias.self, name: name), target: unsafeDowncast(root, to: RootEntry<Value>.self))
         }
     }
 }
