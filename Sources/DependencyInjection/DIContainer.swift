@@ -144,8 +144,14 @@ extension DIContainer {
         // array, no existential box, no generic collection code to instantiate. The check and
         // the root entry depend on nothing the lock guards, so they are made before taking it;
         // the rest is not generic.
-        let problem = registration.problem()
-        let root = problem == nil ? registration.makeRoot() : nil
+        // (Free functions, not methods of `Registration`: see `makeRootEntry`.)
+        let problem = registrationProblem(Value.self, name: registration.name, aliases: registration.aliases)
+        let root =
+            problem == nil
+            ? makeRootEntry(
+                factory: registration.factory, lifetime: Scope.lifetime, name: registration.name,
+                onResolve: registration.onResolveAction, aliases: registration.aliases, isEager: false,
+                fileID: registration.fileID, line: registration.line) : nil
         try install(root: root, aliases: registration.aliases, name: registration.name, problem: problem)
     }
 

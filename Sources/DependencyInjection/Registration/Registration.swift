@@ -22,7 +22,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     @usableFromInline let fileID: String
     @usableFromInline let line: Int
 
-    @usableFromInline
+    @inlinable @inline(__always)
     init(
         factory: Factory<Value>, aliases: [AliasInstaller], fileID: String, line: Int
     ) {
@@ -32,37 +32,35 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.line = line
     }
 
-    @usableFromInline
-    static func installers<each Alias>(_ aliases: repeat (each Alias).Type) -> [AliasInstaller] {
-        var installers: [AliasInstaller] = []
-        repeat installers.append(AliasInstaller(Value.self, as: each aliases))
-        return installers
-    }
 
     /// Registers the value of an expression, evaluated when an instance is needed.
     ///
     ///     Shared(RouterImpl() as Router)
     ///     Shared(Engine(), as: Motor.self)
     @_disfavoredOverload
-    @inlinable  // specialized where the alias list is known (usually empty)
+    // Inlined even into generic code: calling an initializer of a generic type costs the caller a
+    // runtime metadata lookup for `Registration<Value, Scope>`.
+    @inlinable @inline(__always)
     public init<each Alias>(
         _ make: @autoclosure @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .simple(make), aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
+            factory: .simple(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers a function without parameters, typically an initializer.
     ///
     ///     Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
-    @inlinable  // specialized where the alias list is known (usually empty)
+    // Inlined even into generic code: calling an initializer of a generic type costs the caller a
+    // runtime metadata lookup for `Registration<Value, Scope>`.
+    @inlinable @inline(__always)
     public init<each Alias>(
         _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .simple(make), aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
+            factory: .simple(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -76,7 +74,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(factory: .plain(make), aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
+        self.init(factory: .plain(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers a `@MainActor` function; it only ever runs on the main actor.
@@ -89,7 +87,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .mainActor { _ in make() }, aliases: Self.installers(repeat each aliases), fileID: fileID,
+            factory: .mainActor { _ in make() }, aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID,
             line: line)
     }
 
@@ -98,7 +96,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping @MainActor (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(factory: .mainActor(make), aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
+        self.init(factory: .mainActor(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers a factory that takes arguments, supplied at resolution.
@@ -115,7 +113,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) {
         self.init(
             factory: .arguments(ArgumentsFactory(make)),
-            aliases: Self.installers(repeat each aliases), fileID: fileID, line: line)
+            aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
     }
 
     /// The same registration under a name; several names of one type coexist.
@@ -157,15 +155,8 @@ extension Registration where Scope == SharedLifetime {
 }
 
 extension Registration: RegistrationPlan {
-    @usableFromInline
     func problem() -> ResolutionError? {
-        if Conformance.isOptional(Value.self) {
-            return ResolutionError(reason: .optionalRegistration, key: Key(Value.self, name: name))
-        }
-        for alias in aliases {
-            if let problem = alias.problem(name) { return problem }
-        }
-        return nil
+        registrationProblem(Value.self, name: name, aliases: aliases)
     }
 
     func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration {
@@ -175,16 +166,49 @@ extension Registration: RegistrationPlan {
     }
 
     /// The root entry for this registration, not yet installed.
-    @usableFromInline
     func makeRoot() -> RootEntry<Value> {
-        // What `registrations` lists is kept as metatypes and literals, and described only when
-        // asked: describing types here would cost microseconds and heap per registration.
-        RootEntry(
-            key: Key(Value.self, name: name), lifetime: Scope.lifetime, factory: factory,
-            onResolve: onResolveAction,
-            source: RegistrationSource(
-                aliases: aliases.isEmpty ? [] : aliases.map(\.type), isEager: isEager, fileID: fileID, line: line))
+        makeRootEntry(
+            factory: factory, lifetime: Scope.lifetime, name: name, onResolve: onResolveAction, aliases: aliases,
+            isEager: isEager, fileID: fileID, line: line)
     }
+}
+
+// The helpers below are free functions taking the registered type explicitly, not methods of
+// `Registration`: a method of a generic type receives its `Self` metadata, which generic callers
+// (a registration written in generic code) must ask the runtime for on every call.
+
+/// The installers for `aliases` of a registration of `Value`.
+@usableFromInline
+func aliasInstallers<Value, each Alias>(_ value: Value.Type, _ aliases: repeat (each Alias).Type) -> [AliasInstaller] {
+    var installers: [AliasInstaller] = []
+    repeat installers.append(AliasInstaller(Value.self, as: each aliases))
+    return installers
+}
+
+/// A problem that makes a registration of `Value` invalid, checked before anything is installed.
+@usableFromInline
+func registrationProblem<Value>(_ value: Value.Type, name: String?, aliases: [AliasInstaller]) -> ResolutionError? {
+    if Conformance.isOptional(Value.self) {
+        return ResolutionError(reason: .optionalRegistration, key: Key(Value.self, name: name))
+    }
+    for alias in aliases {
+        if let problem = alias.problem(name) { return problem }
+    }
+    return nil
+}
+
+/// The root entry of a registration, not yet installed.
+@usableFromInline
+func makeRootEntry<Value>(
+    factory: Factory<Value>, lifetime: Lifetime, name: String?, onResolve: ((Value, Resolver) throws -> Void)?,
+    aliases: [AliasInstaller], isEager: Bool, fileID: String, line: Int
+) -> RootEntry<Value> {
+    // What `registrations` lists is kept as metatypes and literals, and described only when
+    // asked: describing types here would cost microseconds and heap per registration.
+    RootEntry(
+        key: Key(Value.self, name: name), lifetime: lifetime, factory: factory, onResolve: onResolve,
+        source: RegistrationSource(
+            aliases: aliases.isEmpty ? [] : aliases.map(\.type), isEager: isEager, fileID: fileID, line: line))
 }
 
 /// Installs `root`, then one alias entry per installer; replaced entries go to `replaced`.
