@@ -63,6 +63,7 @@ public final class DIContainer: @unchecked Sendable {
     }
 
     deinit {
+        state.pointee.frames.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -524,7 +525,7 @@ extension DIContainer {
             }
         }
         state.pointee.depth += 1
-        state.pointee.frames.append(ContainerState.Frame(root: root, requested: requested))
+        state.pointee.frames.push(ContainerState.Frame(root: root, requested: requested))
         return FactoryFrame(previousRunningContainer: previous, isTopLevel: isTopLevel, changedRunningContainer: changed)
     }
 
@@ -536,7 +537,7 @@ extension DIContainer {
 
     /// Ends a step, returned or failed: pops its frame and, at top level, ends the resolution.
     func endFrame(_ frame: FactoryFrame) {
-        state.pointee.frames.removeLast()
+        state.pointee.frames.pop()
         state.pointee.depth -= 1
         guard frame.isTopLevel else { return }
         if !state.pointee.pendingActions.isEmpty { state.pointee.pendingActions.removeAll() }

@@ -29,7 +29,7 @@ struct ContainerState {
     @usableFromInline var taskBindingMayExist = false
     /// How many factories of this container are running (0 outside any resolution).
     @usableFromInline var depth = 0
-    var frames: [Frame] = []
+    var frames = FrameStack()
     /// An `onResolve` action waiting for the top-level resolution in progress to be made.
     struct PendingAction {
         let root: any RootRegistration
@@ -51,5 +51,47 @@ struct ContainerState {
     }
 
     /// The resolution path so far, as the user asked for each step.
-    var path: [String] { frames.map(\.requested.key.displayName) }
+    var path: [String] { frames.all.map(\.requested.key.displayName) }
+}
+
+/// The frames of the resolution in progress, innermost last.
+///
+/// A stack in a buffer of its own rather than an `Array`: a push is a capacity check and a
+/// store (no uniqueness check, no retains, as `Frame` is trivial). The buffer lives as long as
+/// the container and is freed by its `deinit`.
+struct FrameStack {
+    private var base: UnsafeMutablePointer<ContainerState.Frame>?
+    private(set) var count = 0
+    private var capacity = 0
+
+    var last: ContainerState.Frame? { count == 0 ? nil : base.unsafelyUnwrapped[count - 1] }
+
+    /// Every frame, outermost first.
+    var all: [ContainerState.Frame] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    mutating func push(_ frame: ContainerState.Frame) {
+        if count == capacity { grow() }
+        (base.unsafelyUnwrapped + count).initialize(to: frame)
+        count += 1
+    }
+
+    mutating func pop() {
+        count -= 1
+    }
+
+    private mutating func grow() {
+        let newCapacity = Swift.max(8, capacity * 2)
+        let grown = UnsafeMutablePointer<ContainerState.Frame>.allocate(capacity: newCapacity)
+        if let base {
+            grown.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        base = grown
+        capacity = newCapacity
+    }
+
+    /// Frees the buffer; called once, when the container is deallocated.
+    func deallocate() {
+        base?.deallocate()
+    }
 }

@@ -177,7 +177,7 @@ extension DIContainer {
 
     /// A cycle: `root` is being made further up the path and was reached again.
     func cycleError(reaching root: any RootRegistration, requested: AnyEntry) -> ResolutionError {
-        let frames = state.pointee.frames
+        let frames = state.pointee.frames.all
         let start = frames.lastIndex { $0.root === root } ?? 0
         let cycle = frames[start...].map(\.requested.key.displayName) + [requested.key.displayName]
         return ResolutionError(
