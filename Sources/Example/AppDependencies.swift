@@ -1,7 +1,7 @@
 import DependencyInjection
 
-// One `Module` per feature; the app registers them all at once. (They are computed properties:
-// a global `let` of a `Module` is not allowed in Swift 6 mode, since `Module` is not `Sendable`.)
+// One `Module` per feature; the app registers them all at once. (A `Module` is a `Sendable`
+// value, so these could as well be global constants.)
 enum Features {
     static var networking: Module {
         Module {

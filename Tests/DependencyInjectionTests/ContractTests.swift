@@ -9,15 +9,15 @@ private func bar(router: Router) -> String { router.name }
     @Test func seedContractCompilesAndBehaves() {
         DIContainer().activate {
             DIContainer.register {
-                Shared(AppConfigurationImpl() as AppConfiguration)      // autoclosure, lazy
+                Shared(AppConfigurationImpl() as AppConfiguration)  // autoclosure, lazy
                 Shared(RouterImpl() as Router)
             }
-            DIContainer.register(New(MockRouter() as Router))            // one registration
+            DIContainer.register(New(MockRouter() as Router))  // one registration
             #expect(DIContainer.resolve(Router.self).name == "MockRouter")
-            DIContainer.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)) // aliases
+            DIContainer.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self))  // aliases
             #expect(DIContainer.resolve(Router.self) === DIContainer.resolve(DeeplinkHandler.self) as AnyObject)
             DIContainer.register {
-                Shared { resolve in RouterImpl(config: resolve()) }      // resolver closure
+                Shared { resolve in RouterImpl(config: resolve()) }  // resolver closure
             }
             #expect(DIContainer.resolve(RouterImpl.self).name == "RouterImpl(production)")
 
@@ -35,14 +35,16 @@ private func bar(router: Router) -> String { router.name }
             #expect(DIContainer.resolve(FeatureTwo.self) is FeatureTwoImplementation)
 
             let router = DIContainer.resolve(Router.self)
-            #expect(bar(router: DIContainer.resolve()) == router.name)                         // inferred
+            #expect(bar(router: DIContainer.resolve()) == router.name)  // inferred
 
             DIContainer.register {
                 New({ resolver, id in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self)
                 New { _, a, b, c in Presenter(a, b, c) as PresenterProtocol }
             }
             #expect(DIContainer.resolve(ViewModelProtocol.self, arguments: { "id_goes_here" }).id == "id_goes_here")
-            #expect(DIContainer.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary == "argument 1|23|argument 3")
+            #expect(
+                DIContainer.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
+                    == "argument 1|23|argument 3")
             DIContainer.register {
                 New { _, id in ConcreteViewModel(id: id) as ViewModelProtocol }
             }
@@ -152,7 +154,7 @@ private func bar(router: Router) -> String { router.name }
         let box = DIContainer()
         box.activate {
             DIContainer.register {
-                Shared { @MainActor in ProfileModel() }   // a main-actor factory
+                Shared { @MainActor in ProfileModel() }  // a main-actor factory
             }
             let model = DIContainer.resolve(ProfileModel.self)
             #expect(model === DIContainer.resolve(ProfileModel.self))

@@ -87,7 +87,7 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
         box.register {
             Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
             Shared { resolve in Child(parent: resolve()) }
-            New { resolve in Holder(parent: resolve()) }   // a New resolved without a name: the fast path
+            New { resolve in Holder(parent: resolve()) }  // a New resolved without a name: the fast path
         }
         let holder = box.resolve(Holder.self)
         #expect(holder.parent.child?.parent === holder.parent)

@@ -2,7 +2,7 @@ import DependencyInjection
 import Testing
 
 #if canImport(Foundation)
-import Foundation
+    import Foundation
 #endif
 
 private protocol Mailer: AnyObject {}
@@ -91,7 +91,12 @@ private final class Counter: @unchecked Sendable {
     @Test func validationMakesNoInstanceInTheRealContainer() {
         let made = Counter()
         let box = DIContainer()
-        box.register { Shared { _ -> Transport in made.count += 1; return Transport() } }
+        box.register {
+            Shared { _ -> Transport in
+                made.count += 1
+                return Transport()
+            }
+        }
         #expect(box.validate().isValid)
         #expect(made.count == 1)
         _ = box.resolve(Transport.self)
@@ -101,7 +106,7 @@ private final class Counter: @unchecked Sendable {
     @Test func validationKeepsGoingAfterAParkedProbe() {
         let box = DIContainer()
         box.register {
-            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }   // parks its probe
+            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }  // parks its probe
             Shared(Transport.init).named("unrelated")
             Shared(Engine.init)
         }
@@ -162,33 +167,33 @@ private final class Counter: @unchecked Sendable {
     }
 
     #if canImport(Foundation)
-    @Test func graphIsValidGraphvizWhenDotIsInstalled() throws {
-        let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
+        @Test func graphIsValidGraphvizWhenDotIsInstalled() throws {
+            let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
+            guard let dotPath else {
+                // Graphviz is optional on developer machines; CI installs it (.ci/steps) so this runs there.
+                return
+            }
+            let box = DIContainer()
+            box.register {
+                Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
+                Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }.named("quote\"d")
+            }
+            _ = box.validate()
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: dotPath)
+            process.arguments = ["-Tsvg", "-o", "/dev/null"]
+            let input = Pipe()
+            let errors = Pipe()
+            process.standardInput = input
+            process.standardError = errors
+            try process.run()
+            input.fileHandleForWriting.write(Data(box.dependencyGraph().utf8))
+            try input.fileHandleForWriting.close()
+            process.waitUntilExit()
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus == 0, "dot rejected the graph: \(message)")
         }
-        guard let dotPath else {
-            // Graphviz is optional on developer machines; CI installs it (.ci/steps) so this runs there.
-            return
-        }
-        let box = DIContainer()
-        box.register {
-            Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
-            Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }.named("quote\"d")
-        }
-        _ = box.validate()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: dotPath)
-        process.arguments = ["-Tsvg", "-o", "/dev/null"]
-        let input = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(Data(box.dependencyGraph().utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "dot rejected the graph: \(message)")
-    }
     #endif
 }

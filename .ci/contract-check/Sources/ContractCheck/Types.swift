@@ -28,7 +28,10 @@ final class ImageCache { init() {} }
 final class Session { init() {} }
 final class Database { init() {} }
 final class Engine { init() {} }
-final class Parent { var child: Child?; init() {} }
+final class Parent {
+    var child: Child?
+    init() {}
+}
 final class Child { init(parent: Parent) {} }
 final class ConfiguredRouter: Router { init(config: AppConfiguration) {} }
 func bar(router: Router) {}

@@ -2,13 +2,13 @@ import DependencyInjection
 
 // Contract §1, verbatim.
 DIContainer.register {
-    Shared(AppConfigurationImpl() as AppConfiguration)      // autoclosure, lazy
+    Shared(AppConfigurationImpl() as AppConfiguration)  // autoclosure, lazy
     Shared(RouterImpl() as Router)
 }
-DIContainer.register(New(MockRouter() as Router))            // one registration
-DIContainer.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)) // aliases
+DIContainer.register(New(MockRouter() as Router))  // one registration
+DIContainer.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self))  // aliases
 DIContainer.register {
-    Shared { resolve in RouterImpl(config: resolve()) }      // resolver closure
+    Shared { resolve in RouterImpl(config: resolve()) }  // resolver closure
 }
 
 let featureOne = Module {
@@ -22,7 +22,7 @@ DIContainer.register {
 }
 
 let router = DIContainer.resolve(Router.self)
-bar(router: DIContainer.resolve())                         // inferred
+bar(router: DIContainer.resolve())  // inferred
 
 DIContainer.register {
     New({ resolver, id in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self)
@@ -31,11 +31,11 @@ DIContainer.register {
 _ = DIContainer.resolve(ViewModelProtocol.self, arguments: { "id_goes_here" })
 
 final class Screen {
-    @Inject var router: Router                 // resolved in init
-    @LazyInject var config: AppConfiguration   // resolved on first access
-    @MutableInject var tracker: Tracker        // settable
-    @MutableLazyInject var cache: Cache        // lazy and settable
-    @Inject var player: MediaPlayer?           // nil when nothing is registered
+    @Inject var router: Router  // resolved in init
+    @LazyInject var config: AppConfiguration  // resolved on first access
+    @MutableInject var tracker: Tracker  // settable
+    @MutableLazyInject var cache: Cache  // lazy and settable
+    @Inject var player: MediaPlayer?  // nil when nothing is registered
 }
 
 // Contract §2, verbatim where statements.
@@ -47,9 +47,9 @@ let cache = DIContainer.resolve(Store.self, name: "cache")
 final class Sync { @Inject(name: "primary") var store: Store }
 
 DIContainer.register {
-    Weak(ImageCache.init)      // shared while anyone holds it, then made anew (classes)
-    Graph(Session.init)        // one instance per top-level resolution
-    Shared(Database.init).eager()   // made as soon as its register call ends
+    Weak(ImageCache.init)  // shared while anyone holds it, then made anew (classes)
+    Graph(Session.init)  // one instance per top-level resolution
+    Shared(Database.init).eager()  // made as soon as its register call ends
 }
 DIContainer.register {
     Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
@@ -60,7 +60,7 @@ func errorsThatDoNotTrap() throws {
         let router = try DIContainer.tryResolve(Router.self)
         _ = router
     } catch let error as ResolutionError {
-        print(error)   // names the type, the name, the resolution path, and a hint
+        print(error)  // names the type, the name, the resolution path, and a hint
     }
 }
 try errorsThatDoNotTrap()
@@ -68,7 +68,7 @@ DIContainer.register {
     Shared { resolve in try ConfiguredRouter(config: resolve.tryResolve()) }
 }
 do {
-    try DIContainer.tryRegister(Shared(Engine(), as: Router.self))   // throws
+    try DIContainer.tryRegister(Shared(Engine(), as: Router.self))  // throws
 } catch {
     print("tryRegister threw as promised")
 }

@@ -9,11 +9,11 @@ struct LivePayments: Payments {}
 @MainActor final class ProfileModel { init() {} }
 
 @MainActor func show() {
-    let model = DIContainer.resolve(ProfileModel.self)   // fine on the main actor
+    let model = DIContainer.resolve(ProfileModel.self)  // fine on the main actor
     _ = model
 }
 
-@Suite(.dependencies)                     // every test gets a fresh isolated container
+@Suite(.dependencies)  // every test gets a fresh isolated container
 struct CheckoutTests {
     @Test(.dependencies { New(MockPayments() as Payments) })
     func paysWithMock() {
@@ -22,7 +22,7 @@ struct CheckoutTests {
 
     @MainActor @Test func mainActorFactory() {
         DIContainer.register {
-            Shared { @MainActor in ProfileModel() }   // a main-actor factory
+            Shared { @MainActor in ProfileModel() }  // a main-actor factory
         }
         show()
     }
