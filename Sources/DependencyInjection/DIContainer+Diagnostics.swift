@@ -51,7 +51,8 @@ extension DIContainer {
             for (item, entries) in plan {
                 let results = outcomes[next..<min(next + entries.count, outcomes.endIndex)]
                 next += results.count
-                if let error = results.lazy.compactMap({ if case .failed(let error) = $0 { error } else { nil } }).first {
+                if let error = results.lazy.compactMap({ if case .failed(let error) = $0 { error } else { nil } }).first
+                {
                     problems.append(.init(registration: item.source.key.displayName, error: error))
                 } else if results.count == entries.count {
                     validCount += 1
@@ -75,14 +76,15 @@ extension DIContainer {
     /// serves it now.
     public var registrations: Registrations {
         queue.sync {
-            Registrations(rootEntries.map { root in
-                let info = root.info
-                let servedAliases = Set(slots(servedBy: root).map(\.typeName))
-                return RegistrationInfo(
-                    typeName: info.typeName, name: info.name, lifetime: info.lifetime,
-                    aliases: info.aliases.filter(servedAliases.contains), argumentTypes: info.argumentTypes,
-                    isMainActor: info.isMainActor, isEager: info.isEager, fileID: info.fileID, line: info.line)
-            })
+            Registrations(
+                rootEntries.map { root in
+                    let info = root.info
+                    let servedAliases = Set(slots(servedBy: root).map(\.typeName))
+                    return RegistrationInfo(
+                        typeName: info.typeName, name: info.name, lifetime: info.lifetime,
+                        aliases: info.aliases.filter(servedAliases.contains), argumentTypes: info.argumentTypes,
+                        isMainActor: info.isMainActor, isEager: info.isEager, fileID: info.fileID, line: info.line)
+                })
         }
     }
 
@@ -129,7 +131,8 @@ extension DIContainer {
                         to = "m\(missing.count + 1)"
                         missing[dependency] = to
                         lines.append(
-                            "    \(to) [label=\(Self.dotString(dependency.displayName + "\nnot registered")), style=\"rounded,dashed\"];")
+                            "    \(to) [label=\(Self.dotString(dependency.displayName + "\nnot registered")), style=\"rounded,dashed\"];"
+                        )
                     }
                     lines.append("    \(from) -> \(to);")
                 }
@@ -156,7 +159,9 @@ extension DIContainer {
         state.pointee.table.entries
             .filter { $0.root === root && $0 !== root }
             .map(\.key)
-            .sorted { root.info.aliases.firstIndex(of: $0.typeName) ?? 0 < root.info.aliases.firstIndex(of: $1.typeName) ?? 0 }
+            .sorted {
+                root.info.aliases.firstIndex(of: $0.typeName) ?? 0 < root.info.aliases.firstIndex(of: $1.typeName) ?? 0
+            }
     }
 
     func entryForProbe(_ key: Key) -> AnyEntry? {
@@ -167,7 +172,8 @@ extension DIContainer {
     func lookupEntry(_ key: Key) -> (DIContainer, AnyEntry)? {
         var container: DIContainer? = self
         while let candidate = container {
-            let entry = candidate === self
+            let entry =
+                candidate === self
                 ? state.pointee.table.entry(for: key)
                 : candidate.queue.sync { candidate.state.pointee.table.entry(for: key) }
             if let entry { return (candidate, entry) }

@@ -526,7 +526,8 @@ extension DIContainer {
         }
         state.pointee.depth += 1
         state.pointee.frames.push(ContainerState.Frame(root: root, requested: requested))
-        return FactoryFrame(previousRunningContainer: previous, isTopLevel: isTopLevel, changedRunningContainer: changed)
+        return FactoryFrame(
+            previousRunningContainer: previous, isTopLevel: isTopLevel, changedRunningContainer: changed)
     }
 
     /// Completes a step whose factory returned: at top level, runs the queued `onResolve` actions

@@ -1,11 +1,11 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Android)
-import Android
+    import Android
 #endif
 
 /// Resolves registrations of a throwaway container on a thread of its own, for `validate()`.
@@ -101,24 +101,26 @@ enum ProbeThread {
     static func start(_ body: @escaping () -> Void) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Darwin)
-        var thread: pthread_t?
+            var thread: pthread_t?
         #else
-        var thread = pthread_t()
+            var thread = pthread_t()
         #endif
-        let status = pthread_create(&thread, nil, { context in
-            #if canImport(Darwin)
-            let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
-            #else
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            #endif
-            body.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                #if canImport(Darwin)
+                    let body = Unmanaged<Body>.fromOpaque(context).takeRetainedValue()
+                #else
+                    let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                #endif
+                body.run()
+                return nil
+            }, context)
         precondition(status == 0, "DependencyInjection: could not start a validation thread (\(status)).")
         #if canImport(Darwin)
-        pthread_detach(thread!)
+            pthread_detach(thread!)
         #else
-        pthread_detach(thread)
+            pthread_detach(thread)
         #endif
     }
 }

@@ -1,13 +1,13 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Android)
-import Android
+    import Android
 #else
-#error("DependencyInjection needs POSIX threads (Darwin, Glibc, Musl or Android).")
+    #error("DependencyInjection needs POSIX threads (Darwin, Glibc, Musl or Android).")
 #endif
 
 /// Serializes registration and resolution for one container and lets the thread that holds it

@@ -32,7 +32,6 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.line = line
     }
 
-
     /// Registers the value of an expression, evaluated when an instance is needed.
     ///
     ///     Shared(RouterImpl() as Router)
@@ -46,7 +45,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .simple(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
+            factory: .simple(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID,
+            line: line)
     }
 
     /// Registers a function without parameters, typically an initializer.
@@ -60,7 +60,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .simple(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
+            factory: .simple(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID,
+            line: line)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -74,7 +75,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(factory: .plain(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
+        self.init(
+            factory: .plain(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line
+        )
     }
 
     /// Registers a `@MainActor` function; it only ever runs on the main actor.
@@ -87,7 +90,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .mainActor { _ in make() }, aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID,
+            factory: .mainActor { _ in make() }, aliases: aliasInstallers(Value.self, repeat each aliases),
+            fileID: fileID,
             line: line)
     }
 
@@ -96,7 +100,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping @MainActor (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(factory: .mainActor(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
+        self.init(
+            factory: .mainActor(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID,
+            line: line)
     }
 
     /// Registers a factory that takes arguments, supplied at resolution.
@@ -252,7 +258,8 @@ struct AliasInstaller {
             // Registering a type as itself adds nothing: the root entry already serves it.
             guard Alias.self != Value.self else { return nil }
             // The root was made by the registration of `Value` that holds this installer.
-            return AliasEntry<Value, Alias>(key: Key(Alias.self, name: name), target: unsafeDowncast(root, to: RootEntry<Value>.self))
+            return AliasEntry<Value, Alias>(
+                key: Key(Alias.self, name: name), target: unsafeDowncast(root, to: RootEntry<Value>.self))
         }
     }
 }

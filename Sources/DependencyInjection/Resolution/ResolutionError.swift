@@ -91,11 +91,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .optionalRegistration:
             return "'\(typeName)' is an Optional type and cannot be registered."
         case .factoryFailed:
-            return "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
+            return
+                "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
         case .mainActorRequired:
             return "\(subject) is made by a @MainActor factory and was resolved off the main actor."
         case .weakRequiresClass(let instanceType):
-            return "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
+            return
+                "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
         case .mutationDuringResolution(let operation):
             return "\(operation)() was called on a container while it was resolving \(subject)."
         }
@@ -105,9 +107,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         guard reason == .missingRegistration else { return [] }
         var lines: [String] = []
         if !registeredNames.isEmpty {
-            lines.append("Registered names for '\(typeName)': \(registeredNames.map { name in "\"\(name)\"" }.joined(separator: ", ")).")
+            lines.append(
+                "Registered names for '\(typeName)': \(registeredNames.map { name in "\"\(name)\"" }.joined(separator: ", "))."
+            )
         }
-        var candidates = "Registered types that conform: "
+        var candidates =
+            "Registered types that conform: "
             + (conformingTypes.isEmpty ? "none." : conformingTypes.map { "'\($0)'" }.joined(separator: ", ") + ".")
         if !similarTypes.isEmpty {
             candidates += " Did you mean: \(similarTypes.map { "'\($0)'" }.joined(separator: ", "))?"
@@ -130,15 +135,19 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .aliasNotConforming(let implementation):
             return "To fix, make '\(implementation)' conform to '\(typeName)', or remove '\(typeName).self' from `as:`."
         case .optionalRegistration:
-            return "To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered."
+            return
+                "To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered."
         case .factoryFailed:
-            return "To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
+            return
+                "To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
         case .mainActorRequired:
-            return "To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor."
+            return
+                "To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor."
         case .weakRequiresClass:
             return "To fix, register it as Shared or New, or make the factory return a class instance."
         case .mutationDuringResolution:
-            return "To fix, register, reset or release instances before or after resolving, not inside a factory, onResolve or an initializer it runs."
+            return
+                "To fix, register, reset or release instances before or after resolving, not inside a factory, onResolve or an initializer it runs."
         }
     }
 
@@ -158,7 +167,9 @@ extension DIContainer {
         var names: [String] = []
         var container: DIContainer? = self
         while let candidate = container {
-            let entries = candidate === self ? state.pointee.table.entries : candidate.queue.sync { candidate.state.pointee.table.entries }
+            let entries =
+                candidate === self
+                ? state.pointee.table.entries : candidate.queue.sync { candidate.state.pointee.table.entries }
             for entry in entries {
                 if entry.key.typeID == key.typeID, let name = entry.key.name { names.append(name) }
                 if entry.root === entry { roots.append(entry.root) }
@@ -167,7 +178,8 @@ extension DIContainer {
         }
         let requested = key.typeName
         let rootTypes = roots.map(\.key.type)
-        let conforming = Set(rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of))
+        let conforming = Set(
+            rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of))
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
         return ResolutionError(
             reason: .missingRegistration, key: key, path: state.pointee.path + [key.displayName],
@@ -181,7 +193,8 @@ extension DIContainer {
         let start = frames.lastIndex { $0.root === root } ?? 0
         let cycle = frames[start...].map(\.requested.key.displayName) + [requested.key.displayName]
         return ResolutionError(
-            reason: .dependencyCycle(cycle: cycle), key: requested.key, path: state.pointee.path + [requested.key.displayName])
+            reason: .dependencyCycle(cycle: cycle), key: requested.key,
+            path: state.pointee.path + [requested.key.displayName])
     }
 
     private static func resembles(_ candidate: String, _ requested: String) -> Bool {

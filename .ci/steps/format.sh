@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Checks formatting with the toolchain's swift-format and the committed .swift-format
+# (fix locally with: swift format -i -r Sources Tests Benchmarks/Sources .ci/contract-check .ci/consumer).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+swift format lint --strict -r Sources Tests Benchmarks/Sources .ci/contract-check .ci/consumer
+echo "swift format: clean"
