@@ -522,6 +522,12 @@ extension DIContainer {
             if previous != this {
                 ThreadScope.setRunningContainerPointer(this)
                 changed = true
+                // Another container mid-resolution on this thread (a child that reached this
+                // parent): this resolution is part of that one, and shares its `Graph` instances.
+                if let previous {
+                    let outer = Unmanaged<DIContainer>.fromOpaque(previous).takeUnretainedValue()
+                    if outer.state.pointee.depth > 0 { state.pointee.outer = outer }
+                }
             }
         }
         state.pointee.depth += 1
@@ -542,15 +548,24 @@ extension DIContainer {
         state.pointee.depth -= 1
         guard frame.isTopLevel else { return }
         if !state.pointee.pendingActions.isEmpty { state.pointee.pendingActions.removeAll() }
-        if !state.pointee.graphEntries.isEmpty { endGraphInstances() }
+        state.pointee.outer = nil
+        if !state.pointee.graphValues.isEmpty { state.pointee.graphValues.removeAll() }
         if frame.changedRunningContainer { ThreadScope.restoreRunningContainer(frame.previousRunningContainer) }
     }
 
-    /// Drops the `Graph` instances of the top-level resolution that just ended.
-    private func endGraphInstances() {
-        var released: [Any] = []
-        for entry in state.pointee.graphEntries { entry.endGraph(into: &released) }
-        state.pointee.graphEntries.removeAll(keepingCapacity: true)
+    /// The container that keeps the `Graph` instances of the resolution in progress on this
+    /// thread: the outermost one. Its queue is held by this thread for the whole resolution,
+    /// which is what makes reading and writing its state from here safe. Queue held.
+    var graphOwner: DIContainer {
+        if let outer = state.pointee.outer { return outer.graphOwner }
+        // Not yet in a step of its own (looking for a kept instance first): the resolution in
+        // progress on this thread, if any, is another container's.
+        if state.pointee.depth == 0, let running = ThreadScope.runningContainer, running !== self,
+            running.state.pointee.depth > 0
+        {
+            return running.graphOwner
+        }
+        return self
     }
 
     /// Queues `root`'s `onResolve` action for when the top-level resolution has made everything.
@@ -612,10 +627,6 @@ extension DIContainer {
         endFrame(frame)
         queue.unlock()
         Self.fail(failure)
-    }
-
-    func keepsGraphInstance(_ entry: any RootRegistration) {
-        state.pointee.graphEntries.append(entry)
     }
 
     /// Traps with the error's message, or, on a `validate()` probe thread, reports it and

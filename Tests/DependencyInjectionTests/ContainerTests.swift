@@ -1,4 +1,5 @@
 import DependencyInjection
+import Dispatch
 import Testing
 
 // Containers of your own: parents, activate, reset and releaseInstances.
@@ -81,9 +82,29 @@ private final class UsesEngine {
             New { resolve in Pair(resolve(Session.self), resolve(Session.self)) }
         }
         let pair = child.resolve(Pair<Session, Session>.self)
-        withKnownIssue("A Graph registered in a parent ends with the parent's own top-level frame, once per lookup.") {
-            #expect(pair.first === pair.second)
+        #expect(pair.first === pair.second)
+        let next = child.resolve(Pair<Session, Session>.self)
+        #expect(next.first !== pair.first, "the next top-level resolution gets a new instance")
+    }
+
+    @Test func graphInAParentIsNotSharedAcrossThreads() {
+        // Each thread's resolution through the child keeps its own Graph instance, even while the
+        // parent's lock is free between the two lookups of one resolution.
+        let parent = DIContainer()
+        parent.register { Graph(Session.init) }
+        let child = DIContainer(parent: parent)
+        child.register {
+            New { resolve in Pair(resolve(Session.self), resolve(Session.self)) }
         }
+        let results = Tally()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 {
+                let pair = child.resolve(Pair<Session, Session>.self)
+                if pair.first !== pair.second { results.increment() }
+            }
+        }
+        #expect(results.value == 0)
+        #expect(parent.resolve(Session.self) !== parent.resolve(Session.self))
     }
 
     @Test func parentsRegisterDependenciesRunsBeforeAChildLooksInIt() throws {

@@ -38,8 +38,15 @@ struct ContainerState {
     }
 
     var pendingActions: [PendingAction] = []
-    /// Entries that keep a `Graph` instance for the top-level resolution in progress.
-    var graphEntries: [any RootRegistration] = []
+    /// While this container resolves inside another container's resolution on the same thread
+    /// (a parent reached from a child), that container; `nil` otherwise. Set and cleared by the
+    /// top-level step; `unowned(unsafe)` because that container is mid-resolution below us on
+    /// this thread's stack, so it outlives the link.
+    unowned(unsafe) var outer: DIContainer?
+    /// `Graph` instances of the resolution in progress on the thread that holds the queue, by
+    /// root entry; kept only by the outermost container of that resolution (see `graphOwner`),
+    /// so every container it passes through shares them, and no other thread sees them.
+    var graphValues: [ObjectIdentifier: Any] = [:]
     /// How many registrations were installed, for ordering listings.
     var installedCount = 0
     /// Whether `reset()` arms `registerDependencies()` again (`shared`, and copies made from it).

@@ -44,8 +44,6 @@ protocol RootRegistration: AnyEntry {
     var info: RegistrationInfo { get }
     /// Whether `validate()` can resolve it alone: not when it needs arguments or the main actor.
     var uncheckableReason: String? { get }
-    /// Drops the instance kept for the top-level resolution that just ended (`Graph`).
-    func endGraph(into released: inout [Any])
 }
 
 extension AnyEntry {
@@ -148,7 +146,6 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
 
     private var sharedValue: Value?
     private weak var weakObject: AnyObject?
-    private var graphValue: Value?
 
     init(
         key: Key, lifetime: Lifetime, factory: Factory<Value>,
@@ -189,7 +186,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     ) throws(ResolutionError) -> Value {
         // A `Shared` (or live `Weak`, or current `Graph`) made with arguments keeps its instance;
         // asking for it again without arguments is not an error.
-        if arguments == nil, case .arguments = factory, let kept = keptValue { return kept }
+        if arguments == nil, case .arguments = factory, let kept = keptValue(in: container) { return kept }
         switch (factory, arguments) {
         case (.simple(let make), nil):
             return try obtain(in: container, requested: requested) { _ in make() }
@@ -222,7 +219,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     private func obtain(
         in container: DIContainer, requested: AnyEntry, _ make: (Resolver) throws -> Value
     ) throws(ResolutionError) -> Value {
-        if let kept = keptValue { return kept }
+        if let kept = keptValue(in: container) { return kept }
         if isConstructing {
             throw container.cycleError(reaching: self, requested: requested)
         }
@@ -236,11 +233,12 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         }
     }
 
-    private var keptValue: Value? {
+    private func keptValue(in container: DIContainer) -> Value? {
         switch lifetime {
         case .shared: return sharedValue
         case .new: return nil
-        case .graph: return graphValue
+        // Stored from a `Value` under this entry's identity, so the cast cannot fail.
+        case .graph: return container.graphOwner.state.pointee.graphValues[ObjectIdentifier(self)] as? Value
         case .weak:
             // The object was stored from a `Value`, so the cast only fails once it is released.
             return weakObject.flatMap { $0 as? Value }
@@ -255,8 +253,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         case .new:
             break
         case .graph:
-            graphValue = value
-            container.keepsGraphInstance(self)
+            container.graphOwner.state.pointee.graphValues[ObjectIdentifier(self)] = value
         case .weak:
             let instanceType = type(of: value as Any)
             guard instanceType is AnyObject.Type else {
@@ -282,11 +279,6 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         if let sharedValue { released.append(sharedValue) }
         sharedValue = nil
         weakObject = nil
-    }
-
-    func endGraph(into released: inout [Any]) {
-        if let graphValue { released.append(graphValue) }
-        graphValue = nil
     }
 
     var uncheckableReason: String? {

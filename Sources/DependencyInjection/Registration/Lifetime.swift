@@ -81,7 +81,6 @@ public typealias Weak<Value> = Registration<Value, WeakLifetime>
 ///
 ///     DIContainer.register { Graph(Session.init) }
 ///
-/// The resolution is the container's that registers it: a `Graph` service registered in a
-/// parent container and reached twice through a child in one resolution is made twice (each
-/// reach is a resolution of the parent).
+/// A resolution that passes through a parent container (a child's factory resolving a `Graph`
+/// service the parent registers) shares the parent's instance too; other threads never see it.
 public typealias Graph<Value> = Registration<Value, GraphLifetime>
