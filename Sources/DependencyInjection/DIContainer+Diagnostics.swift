@@ -23,7 +23,7 @@ extension DIContainer {
     /// thread and copy per such failure for the rest of the process. Run it at startup in
     /// debug builds or in a test, not on a hot path.
     public func validate() -> ValidationReport {
-        let sources = queue.sync { rootEntries }
+        let (sources, aliasSlots) = queue.sync { (rootEntries, aliasSlotsByRoot()) }
         var problems: [ValidationReport.Problem] = []
         var unchecked: [ValidationReport.Unchecked] = []
         var pending: [(source: any RootRegistration, slots: [Key])] = []
@@ -31,7 +31,7 @@ extension DIContainer {
             if let reason = root.uncheckableReason {
                 unchecked.append(.init(registration: root.key.displayName, reason: reason))
             } else {
-                pending.append((root, queue.sync { slots(servedBy: root) }))
+                pending.append((root, aliasSlots[ObjectIdentifier(root)] ?? []))
             }
         }
         var validCount = 0
@@ -76,10 +76,11 @@ extension DIContainer {
     /// serves it now.
     public var registrations: Registrations {
         queue.sync {
-            Registrations(
+            let aliasSlots = aliasSlotsByRoot()
+            return Registrations(
                 rootEntries.map { root in
                     let info = root.info
-                    let servedAliases = Set(slots(servedBy: root).map(\.typeName))
+                    let servedAliases = Set((aliasSlots[ObjectIdentifier(root)] ?? []).map(\.typeName))
                     return RegistrationInfo(
                         typeName: info.typeName, name: info.name, lifetime: info.lifetime,
                         aliases: info.aliases.filter(servedAliases.contains), argumentTypes: info.argumentTypes,
@@ -99,6 +100,7 @@ extension DIContainer {
     public func dependencyGraph() -> String {
         queue.sync {
             let roots = rootEntries
+            let aliasSlots = aliasSlotsByRoot()
             var ids: [ObjectIdentifier: String] = [:]
             var lines = [
                 "digraph DependencyInjection {",
@@ -111,7 +113,7 @@ extension DIContainer {
                 ids[ObjectIdentifier(root)] = id
                 let info = root.info
                 var label = [root.key.displayName, "\(info.lifetime)"]
-                let aliases = slots(servedBy: root).map(\.typeName)
+                let aliases = (aliasSlots[ObjectIdentifier(root)] ?? []).map(\.typeName)
                 if !aliases.isEmpty { label.append("as " + aliases.joined(separator: ", ")) }
                 if external { label.append("(parent container)") }
                 lines.append("    \(id) [label=\(Self.dotString(label.joined(separator: "\n")))];")
@@ -154,14 +156,18 @@ extension DIContainer {
         return roots.sorted { $0.sequence < $1.sequence }
     }
 
-    /// The alias slots (not its own) that `root` serves in this container. Queue held.
-    func slots(servedBy root: any RootRegistration) -> [Key] {
-        state.pointee.table.entries
-            .filter { $0.root === root && $0 !== root }
-            .map(\.key)
-            .sorted {
-                root.info.aliases.firstIndex(of: $0.typeName) ?? 0 < root.info.aliases.firstIndex(of: $1.typeName) ?? 0
-            }
+    /// For each root registration (by identity), the alias slots (not its own) it serves in this
+    /// container, in the order its aliases were registered. One pass over the table. Queue held.
+    func aliasSlotsByRoot() -> [ObjectIdentifier: [Key]] {
+        var served: [ObjectIdentifier: (root: any RootRegistration, keys: [Key])] = [:]
+        for entry in state.pointee.table.entries where entry.root !== entry {
+            served[ObjectIdentifier(entry.root), default: (entry.root, [])].keys.append(entry.key)
+        }
+        return served.mapValues { root, keys in
+            guard keys.count > 1 else { return keys }
+            let order = root.aliasTypes.map { ObjectIdentifier($0) }
+            return keys.sorted { (order.firstIndex(of: $0.typeID) ?? 0) < (order.firstIndex(of: $1.typeID) ?? 0) }
+        }
     }
 
     func entryForProbe(_ key: Key) -> AnyEntry? {

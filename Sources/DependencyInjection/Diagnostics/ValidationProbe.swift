@@ -73,14 +73,17 @@ final class ValidationProbe: @unchecked Sendable {
     }
 
     private func report(_ outcome: Outcome?, finished: Bool) {
-        // This thread owns (or is about to stop using) the container, so reading its roots'
-        // dependencies here is race-free.
-        let recorded = container.queue.sync { container.rootEntries.map { ($0, $0.dependencies) } }
+        // The validator reads the edges only once the probe has finished (or parked), so they
+        // are collected then, once. This thread owns (or has stopped using) the container, so
+        // reading its roots' dependencies here is race-free.
+        let recorded = finished ? container.queue.sync { container.rootEntries.map { ($0, $0.dependencies) } } : []
         pthread_mutex_lock(mutex)
         if let outcome { outcomes.append(outcome) }
-        edges = recorded
-        isFinished = finished
-        pthread_cond_signal(condition)
+        if finished {
+            edges = recorded
+            isFinished = true
+            pthread_cond_signal(condition)
+        }
         pthread_mutex_unlock(mutex)
     }
 

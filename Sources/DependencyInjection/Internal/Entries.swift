@@ -42,6 +42,8 @@ class AnyEntry: @unchecked Sendable {
 /// The registration behind one or more slots: its own type's slot and its aliases'.
 protocol RootRegistration: AnyEntry {
     var info: RegistrationInfo { get }
+    /// The alias types it was registered with (`as: …`), in order; cheap, unlike `info`.
+    var aliasTypes: [any Any.Type] { get }
     /// Whether `validate()` can resolve it alone: not when it needs arguments or the main actor.
     var uncheckableReason: String? { get }
 }
@@ -159,6 +161,8 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     }
 
     override var root: any RootRegistration { self }
+
+    var aliasTypes: [any Any.Type] { source.aliases }
 
     var info: RegistrationInfo {
         var argumentTypes: [String] = []
