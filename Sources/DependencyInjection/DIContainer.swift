@@ -20,6 +20,8 @@
 public final class DIContainer: @unchecked Sendable {
     @usableFromInline let queue = ReentrantQueue()
     @usableFromInline let state: UnsafeMutablePointer<ContainerState>
+    /// What the ``Resolver``s this container hands to factories point at.
+    @usableFromInline let reference = ContainerReference()
 
     /// The container this one falls back to for what it lacks.
     public let parent: DIContainer?
@@ -60,9 +62,11 @@ public final class DIContainer: @unchecked Sendable {
         self.parent = parent
         state = .allocate(capacity: 1)
         state.initialize(to: ContainerState(bootstraps: bootstraps))
+        reference.container = Unmanaged.passUnretained(self)
     }
 
     deinit {
+        reference.container = nil
         state.pointee.frames.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
@@ -268,7 +272,7 @@ extension DIContainer {
         // resolved from while `shared`'s lock is held here, so no lock-order inversion.
         let shared = Self.shared
         shared.queue.lock()
-        if !shared.state.pointee.taskBindingMayExist {
+        if shared.state.pointee.isCurrentByDefault {
             defer { shared.queue.unlock() }
             return shared.resolveHoldingQueue(type, name: name)
         }
@@ -285,7 +289,20 @@ extension DIContainer {
     public static func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        current.resolve(type, name: name, arguments: arguments)
+        // ``current`` as in ``resolve(_:name:)``; the arguments are made before any lock is taken.
+        let values = arguments()
+        if let running = ThreadScope.runningContainerPointer {
+            return Unmanaged<DIContainer>.fromOpaque(running)._withUnsafeGuaranteedRef {
+                $0.resolve(type, name: name, values: repeat each values)
+            }
+        }
+        let shared = Self.shared
+        shared.queue.lock()
+        if shared.state.pointee.isCurrentByDefault {
+            return shared.resolveHoldingQueue(type, name: name, values: repeat each values)
+        }
+        shared.queue.unlock()
+        return (boundContainer.get() ?? shared).resolve(type, name: name, values: repeat each values)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
@@ -314,44 +331,46 @@ extension DIContainer {
         // Fast paths, specialized in the caller's module: an unnamed registration of this
         // container that is a made `Shared` instance, or a `New` whose factory can be called
         // directly. Anything else (names, parents, other lifetimes, errors) takes the one
-        // general path, `resolveOrFail`.
+        // general path, `resolveOrFail`. The entry is used unretained: the table keeps it, and
+        // cannot change while this thread holds the queue and resolves.
         if name == nil, !state.pointee.needsBootstrap,
-            let entry = state.pointee.table.entry(for: ObjectIdentifier(T.self))
+            let entry = state.pointee.table.unretainedEntry(for: ObjectIdentifier(T.self)),
+            let value: T = entry._withUnsafeGuaranteedRef({ fastResolve($0) })
         {
-            // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
-            if let value = unsafeDowncast(entry, to: Provider<T>.self).fastValue {
-                // Inside a resolution the lookup is also an edge of the dependency graph.
-                if state.pointee.depth != 0 { recordDependency(on: entry.key) }
-                return value
-            }
-            // `RootEntry` is final, so an exact class match proves the downcast.
-            if ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(RootEntry<T>.self) {
-                let root = unsafeDowncast(entry, to: RootEntry<T>.self)
-                if root.lifetime == .new, root.onResolve == nil {
-                    switch root.factory {
-                    case .simple(let make):
-                        if let frame = enterFactory(of: entry) {
-                            let value = make()
-                            leaveFactory(of: entry, frame)
-                            return value
-                        }
-                    case .plain(let make):
-                        if let frame = enterFactory(of: entry) {
-                            do {
-                                let value = try make(Resolver(self))
-                                leaveFactory(of: entry, frame)
-                                return value
-                            } catch {
-                                failInFactory(of: entry, frame, error)
-                            }
-                        }
-                    default:
-                        break
-                    }
-                }
-            }
+            return value
         }
         return resolveOrFail(Key(T.self, name: name))
+    }
+
+    /// The fast paths of ``resolveHoldingQueue(_:name:)`` for `entry`, found under `T`;
+    /// `nil` sends the resolve down the general path.
+    @inlinable @inline(__always)
+    func fastResolve<T>(_ entry: AnyEntry) -> T? {
+        // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
+        if let value = unsafeDowncast(entry, to: Provider<T>.self).fastValue {
+            // Inside a resolution the lookup is also an edge of the dependency graph.
+            if state.pointee.depth != 0 { recordDependency(on: entry) }
+            return value
+        }
+        // A `new…` kind says the entry is a `RootEntry<T>` with a factory of that case.
+        switch entry.fastFactory {
+        case .newSimple:
+            guard let frame = enterFactory(of: entry) else { return nil }
+            let value = unsafeDowncast(entry, to: RootEntry<T>.self).makeSimple()
+            leaveFactory(of: entry, frame)
+            return value
+        case .newPlain:
+            guard let frame = enterFactory(of: entry) else { return nil }
+            do {
+                let value = try unsafeDowncast(entry, to: RootEntry<T>.self).makePlain(Resolver(self))
+                leaveFactory(of: entry, frame)
+                return value
+            } catch {
+                failInFactory(of: entry, frame, error)
+            }
+        case .none, .newArguments:
+            return nil
+        }
     }
 
     /// Resolves a `T` made with arguments; traps on failure.
@@ -359,31 +378,43 @@ extension DIContainer {
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        let values = arguments()
+        resolve(type, name: name, values: repeat each arguments())
+    }
+
+    /// ``resolve(_:name:arguments:)`` with the arguments made.
+    @inlinable
+    func resolve<T, each Argument>(_ type: T.Type, name: String?, values: repeat each Argument) -> T {
+        queue.lock()
+        return resolveHoldingQueue(type, name: name, values: repeat each values)
+    }
+
+    /// The body of ``resolve(_:name:arguments:)``, called with the queue held; releases it.
+    @inlinable
+    func resolveHoldingQueue<T, each Argument>(_ type: T.Type, name: String?, values: repeat each Argument) -> T {
+        let values = (repeat each values)
         // Fast path, specialized in the caller's module: an unnamed `New` of this container
         // whose factory takes exactly these argument types, called with a pointer to them.
-        queue.lock()
         if name == nil, !state.pointee.needsBootstrap,
-            let entry = state.pointee.table.entry(for: ObjectIdentifier(T.self)),
-            // `RootEntry` is final, so an exact class match proves the downcast.
-            ObjectIdentifier(Swift.type(of: entry)) == ObjectIdentifier(RootEntry<T>.self)
-        {
-            let root = unsafeDowncast(entry, to: RootEntry<T>.self)
-            if root.lifetime == .new, root.onResolve == nil, case .arguments(let factory) = root.factory,
-                ObjectIdentifier(factory.tupleType) == ObjectIdentifier((repeat each Argument).self),
-                let frame = enterFactory(of: entry)
-            {
+            let entry = state.pointee.table.unretainedEntry(for: ObjectIdentifier(T.self)),
+            let value: T = entry._withUnsafeGuaranteedRef({ entry in
+                guard entry.fastFactory == .newArguments else { return nil }
+                let root = unsafeDowncast(entry, to: RootEntry<T>.self)
+                guard root.takesArguments(ObjectIdentifier((repeat each Argument).self)),
+                    let frame = enterFactory(of: entry)
+                else { return nil }
                 do {
                     let value = try withUnsafePointer(to: values) { pointer in
-                        try factory.call(Resolver(self), UnsafeRawPointer(pointer))
+                        try root.makeWithArguments(Resolver(self), UnsafeRawPointer(pointer))
                     }
                     leaveFactory(of: entry, frame)
-                    queue.unlock()
                     return value
                 } catch {
                     failInFactory(of: entry, frame, error)
                 }
-            }
+            })
+        {
+            queue.unlock()
+            return value
         }
         queue.unlock()
         do { return try resolveWithArguments(type, name: name, arguments: { values }) } catch { Self.fail(error) }
@@ -469,9 +500,15 @@ extension DIContainer {
         try queue.sync(body)
     }
 
-    @usableFromInline
     func recordDependency(on key: Key) {
         if let frame = state.pointee.frames.last { frame.root.recordDependency(on: key) }
+    }
+
+    /// Records `entry`'s slot as a dependency of the step in progress (from the fast paths).
+    @usableFromInline
+    func recordDependency(on entry: AnyEntry) {
+        guard let frame = state.pointee.frames.last else { return }
+        frame.unretainedRoot._withUnsafeGuaranteedRef { $0.recordDependency(on: entry.key) }
     }
 
     /// Runs one registration's factory as a step of the resolution path.
@@ -519,7 +556,9 @@ extension DIContainer {
             // (inside `registerDependencies()`, say), neither the write nor the restore is needed.
             previous = ThreadScope.runningContainerPointer
             let this = Unmanaged.passUnretained(self).toOpaque()
-            if previous != this {
+            // An empty slot already means this container when it is `current` by default: then
+            // the slot is left alone (two library calls fewer per top-level resolution).
+            if previous != this, previous != nil || !state.pointee.isCurrentByDefault {
                 ThreadScope.setRunningContainerPointer(this)
                 changed = true
                 // Another container mid-resolution on this thread (a child that reached this
@@ -599,7 +638,7 @@ extension DIContainer {
     @usableFromInline
     func enterFactory(of root: AnyEntry) -> FactoryFrame? {
         if root.isConstructing { return nil }
-        if state.pointee.depth != 0 { recordDependency(on: root.key) }
+        if state.pointee.depth != 0 { recordDependency(on: root) }
         root.isConstructing = true
         return beginFrame(root: root, requested: root)
     }
@@ -667,7 +706,7 @@ extension DIContainer {
     /// Records on `shared` that a task may have a bound container from now on; set before the
     /// first binding and never cleared (a task that inherited a binding can outlive its scope).
     func noteTaskBinding() {
-        queue.sync { state.pointee.taskBindingMayExist = true }
+        queue.sync { state.pointee.isCurrentByDefault = false }
     }
 }
 

@@ -7,26 +7,37 @@
 struct ContainerState {
     /// One step of the resolution in progress on the thread that holds the queue.
     ///
-    /// Its references are `unowned(unsafe)`: pushing and popping a frame retains and releases
-    /// nothing. That is sound because an entry cannot be deallocated while a frame names it: the
+    /// Its references are unretained: pushing and popping a frame retains and releases nothing. That is sound because an entry cannot be deallocated while a frame names it: the
     /// table (or a queued action, or the caller that passed the entry in) keeps it, and the table
     /// cannot drop it meanwhile — `register`, `reset` and `releaseInstances` are refused on this
     /// container while a frame exists (``DIContainer/refuseMutationDuringResolution(_:)``), and
     /// every other thread is kept out by the queue, held for the whole resolution.
     struct Frame {
+        /// The root registration whose factory is running, unretained.
+        let unretainedRoot: Unmanaged<AnyEntry>
+        /// The slot that was asked for (an alias, or the root itself), unretained.
+        let unretainedRequested: Unmanaged<AnyEntry>
+
+        init(root: AnyEntry, requested: AnyEntry) {
+            unretainedRoot = .passUnretained(root)
+            unretainedRequested = .passUnretained(requested)
+        }
+
         /// The root registration whose factory is running.
-        unowned(unsafe) let root: AnyEntry
+        var root: AnyEntry { unretainedRoot.takeUnretainedValue() }
         /// The slot that was asked for (an alias, or the root itself).
-        unowned(unsafe) let requested: AnyEntry
+        var requested: AnyEntry { unretainedRequested.takeUnretainedValue() }
     }
 
     @usableFromInline var table = RegistrationTable()
     /// `registerDependencies()` has yet to run for this container.
     @usableFromInline var needsBootstrap: Bool
-    /// On `shared` only: whether any container has ever been bound to a task (`activate`,
-    /// `withOverrides`). Until then `current` is `shared` wherever no factory runs, so the static
-    /// API skips the task-local lookup. Read and written under `shared`'s queue.
-    @usableFromInline var taskBindingMayExist = false
+    /// Whether this container is ``DIContainer/current`` wherever no factory runs: true for
+    /// `shared` until any container is first bound to a task (`activate`, `withOverrides`), and
+    /// never again after. While it holds, the static API skips the task-local lookup, and a
+    /// top-level resolution leaves the thread's running-container slot alone (empty, it already
+    /// means this container). Read and written under this container's queue.
+    @usableFromInline var isCurrentByDefault: Bool
     /// How many factories of this container are running (0 outside any resolution).
     @usableFromInline var depth = 0
     var frames = FrameStack()
@@ -55,6 +66,8 @@ struct ContainerState {
     init(bootstraps: Bool) {
         needsBootstrap = bootstraps
         bootstrapsAfterReset = bootstraps
+        // Only `shared` bootstraps when made.
+        isCurrentByDefault = bootstraps
     }
 
     /// The resolution path so far, as the user asked for each step.

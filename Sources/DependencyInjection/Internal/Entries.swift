@@ -16,9 +16,13 @@ class AnyEntry: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) final var isConstructing = false
     /// Its place in registration order within its container, for listings.
     @exclusivity(unchecked) final var sequence = 0
+    /// Which factory the inlined fast path may call directly, read without a downcast or a
+    /// metadata lookup; ``FastFactory/none`` sends every resolve down the general path.
+    @usableFromInline final let fastFactory: FastFactory
 
-    init(key: Key) {
+    init(key: Key, fastFactory: FastFactory = .none) {
         self.key = key
+        self.fastFactory = fastFactory
     }
 
     /// The root registration this entry serves.
@@ -39,6 +43,21 @@ class AnyEntry: @unchecked Sendable {
     }
 }
 
+/// What the inlined fast path may do with an entry beyond returning its `fastValue`: call the
+/// factory of a `RootEntry` whose lifetime is `New` and that has no `onResolve`. An entry with
+/// one of the `new…` kinds is a `RootEntry` of the type it is stored under, and its factory is
+/// of the matching case.
+@usableFromInline
+enum FastFactory: UInt8 {
+    case none
+    /// `Factory.simple`
+    case newSimple
+    /// `Factory.plain`
+    case newPlain
+    /// `Factory.arguments`
+    case newArguments
+}
+
 /// The registration behind one or more slots: its own type's slot and its aliases'.
 protocol RootRegistration: AnyEntry {
     var info: RegistrationInfo { get }
@@ -51,7 +70,12 @@ protocol RootRegistration: AnyEntry {
 extension AnyEntry {
     /// Records an edge of the dependency graph on this root entry.
     final func recordDependency(on dependency: Key) {
-        if !dependencies.contains(dependency) { dependencies.append(dependency) }
+        // Called on every resolve inside a factory: compares type identities first, and names
+        // only when they match.
+        let known = dependencies.withUnsafeBufferPointer { recorded in
+            recorded.contains { $0.typeID == dependency.typeID && $0.name == dependency.name }
+        }
+        if !known { dependencies.append(dependency) }
     }
 }
 
@@ -146,6 +170,42 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     @usableFromInline let factory: Factory<Value>
     @usableFromInline let onResolve: ((Value, Resolver) throws -> Void)?
 
+    /// Calls a `.simple` factory (the caller knows the case from ``AnyEntry/fastFactory``).
+    @inlinable @inline(__always)
+    func makeSimple() -> Value {
+        switch factory {
+        case .simple(let make): return make()
+        default: preconditionFailure("DependencyInjection: fastFactory does not match the factory.")
+        }
+    }
+
+    /// Calls a `.plain` factory (the caller knows the case from ``AnyEntry/fastFactory``).
+    @inlinable @inline(__always)
+    func makePlain(_ resolver: Resolver) throws -> Value {
+        switch factory {
+        case .plain(let make): return try make(resolver)
+        default: preconditionFailure("DependencyInjection: fastFactory does not match the factory.")
+        }
+    }
+
+    /// Whether the factory takes arguments of the tuple type `tupleType`.
+    @inlinable @inline(__always)
+    func takesArguments(_ tupleType: ObjectIdentifier) -> Bool {
+        switch factory {
+        case .arguments(let factory): return ObjectIdentifier(factory.tupleType) == tupleType
+        default: return false
+        }
+    }
+
+    /// Calls an `.arguments` factory with a tuple of the type it takes (see ``takesArguments(_:)``).
+    @inlinable @inline(__always)
+    func makeWithArguments(_ resolver: Resolver, _ arguments: UnsafeRawPointer) throws -> Value {
+        switch factory {
+        case .arguments(let factory): return try factory.call(resolver, arguments)
+        default: preconditionFailure("DependencyInjection: fastFactory does not match the factory.")
+        }
+    }
+
     private var sharedValue: Value?
     private weak var weakObject: AnyObject?
 
@@ -157,7 +217,16 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         self.lifetime = lifetime
         self.factory = factory
         self.onResolve = onResolve
-        super.init(key: key)
+        var fastFactory = FastFactory.none
+        if lifetime == .new, onResolve == nil {
+            switch factory {
+            case .simple: fastFactory = .newSimple
+            case .plain: fastFactory = .newPlain
+            case .arguments: fastFactory = .newArguments
+            case .mainActor: break
+            }
+        }
+        super.init(key: key, fastFactory: fastFactory)
     }
 
     override var root: any RootRegistration { self }

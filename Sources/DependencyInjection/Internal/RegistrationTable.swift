@@ -48,6 +48,18 @@ struct RegistrationTable {
         }
     }
 
+    /// The entry for an unnamed type, unretained: for the inlined fast path, which uses it
+    /// while the queue is held and the table cannot change (see ``ContainerState/Frame``).
+    @inlinable @inline(__always)
+    func unretainedEntry(for typeID: ObjectIdentifier) -> Unmanaged<AnyEntry>? {
+        var index = Self.hash(typeID) & mask
+        while true {
+            guard let entry = slots[index].entry else { return nil }
+            if slots[index].typeID == typeID && slots[index].name == nil { return .passUnretained(entry) }
+            index = (index &+ 1) & mask
+        }
+    }
+
     @inlinable
     func entry(for key: Key) -> AnyEntry? {
         guard key.name != nil else { return entry(for: key.typeID) }
