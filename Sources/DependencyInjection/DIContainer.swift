@@ -120,8 +120,10 @@ extension DIContainer {
     }
 
     /// Registers one registration; traps on a registration error.
-    @inlinable  // specialized for the registered type where it is written
-    public func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
+    // Inlined where it is written, even into generic code: passing a `Registration` to a generic
+    // function would cost the caller a runtime metadata lookup to destroy it.
+    @inlinable @inline(__always)
+    public func register<Value, Scope>(_ registration: consuming Registration<Value, Scope>) {
         do { try install(registration) } catch { Self.fail(error) }
     }
 
@@ -141,43 +143,50 @@ extension DIContainer {
     }
 
     /// Installs one registration: the path behind `register(Shared(…))`.
-    @inlinable
-    func install<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
-        // An eager registration may need rolling back: it takes the module path.
-        guard !registration.isEager else { return try installEager(registration) }
-        // Otherwise nothing can fail after the check, so it is installed directly: no module
-        // array, no existential box, no generic collection code to instantiate. The check and
-        // the root entry depend on nothing the lock guards, so they are made before taking it;
-        // the rest is not generic.
+    ///
+    /// Inlined into the caller, which may be generic code: there it passes the registration on
+    /// field by field and never as a whole, because copying or destroying a whole `Registration`
+    /// in generic code costs a runtime metadata lookup.
+    @inlinable @inline(__always)
+    func install<Value, Scope>(_ registration: consuming Registration<Value, Scope>) throws(ResolutionError) {
+        // The check and the root entry depend on nothing the lock guards, so they are made
+        // before taking it; the rest is not generic. The root is made even when the check fails
+        // (and then dropped), so the factory moves into it on every path.
         // (Free functions, not methods of `Registration`: see `makeRootEntry`.)
-        let problem = registrationProblem(Value.self, name: registration.name, aliases: registration.aliases)
-        let root =
-            problem == nil
-            ? makeRootEntry(
-                factory: registration.factory, lifetime: Scope.lifetime, name: registration.name,
-                onResolve: registration.onResolveAction, aliases: registration.aliases, isEager: false,
-                fileID: registration.fileID, line: registration.line) : nil
-        try install(root: root, aliases: registration.aliases, name: registration.name, problem: problem)
+        let name = registration.name
+        let aliases = registration.aliases
+        let isEager = registration.isEager
+        let problem = registrationProblem(Value.self, name: name, aliases: aliases)
+        let root = makeRootEntry(
+            factory: registration.factory, lifetime: Scope.lifetime, name: name,
+            onResolve: registration.onResolveAction, aliases: aliases, isEager: isEager,
+            fileID: registration.fileID, line: registration.line)
+        // An eager registration may need rolling back: it takes the module path.
+        if isEager { return try installEager(root, aliases: aliases, name: name, problem: problem) }
+        // Otherwise nothing can fail after the check: no module array, no existential box, no
+        // generic collection code to instantiate.
+        try install(root: root, aliases: aliases, name: name, problem: problem)
     }
 
-    /// Installs an eager registration through the module path (kept out of line, so the common
-    /// path asks the runtime for no metadata of the registration's type).
+    /// Installs an eager registration through the module path (kept out of line: the common
+    /// path asks the runtime for no conformance of the root entry's type).
     @usableFromInline @inline(never)
-    func installEager<Value, Scope>(_ registration: Registration<Value, Scope>) throws(ResolutionError) {
-        try install(Module(registration))
+    func installEager<Value>(
+        _ root: RootEntry<Value>, aliases: [AliasInstaller], name: String?, problem: ResolutionError?
+    ) throws(ResolutionError) {
+        try install(Module(plans: [PreparedRegistration(root: root, aliases: aliases, name: name, problem: problem)]))
     }
 
-    /// The non-generic part of ``install(_:)-(Registration<Value, Scope>)``: `root` is `nil`
-    /// exactly when there is a `problem`, which is thrown after the checks that come first.
+    /// The non-generic part of ``install(_:)-(Registration<Value, Scope>)``: a `problem` is
+    /// thrown after the checks that come first, and `root` is then dropped.
     @usableFromInline
     func install(
-        root: AnyEntry?, aliases: [AliasInstaller], name: String?, problem: ResolutionError?
+        root: AnyEntry, aliases: [AliasInstaller], name: String?, problem: ResolutionError?
     ) throws(ResolutionError) {
         let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
             if let problem { throw problem }
-            guard let root else { return [] }
             var replaced: [AnyEntry] = []
             installEntries(root: root, aliases: aliases, name: name, into: &state.pointee.table, replaced: &replaced)
             state.pointee.installedCount += 1
@@ -274,7 +283,7 @@ extension DIContainer {
         shared.queue.lock()
         if shared.state.pointee.isCurrentByDefault {
             defer { shared.queue.unlock() }
-            return shared.resolveHoldingQueue(type, name: name)
+            return shared.resolveHoldingQueue(type, name: name, runningSlotIsEmpty: true)
         }
         shared.queue.unlock()
         if let bound = boundContainer.get() { return bound.resolve(type, name: name) }
@@ -299,7 +308,7 @@ extension DIContainer {
         let shared = Self.shared
         shared.queue.lock()
         if shared.state.pointee.isCurrentByDefault {
-            return shared.resolveHoldingQueue(type, name: name, values: repeat each values)
+            return shared.resolveHoldingQueue(type, name: name, runningSlotIsEmpty: true, values: repeat each values)
         }
         shared.queue.unlock()
         return (boundContainer.get() ?? shared).resolve(type, name: name, values: repeat each values)
@@ -325,9 +334,10 @@ extension DIContainer {
         return resolveHoldingQueue(type, name: name)
     }
 
-    /// The body of ``resolve(_:name:)``, called with the queue held.
+    /// The body of ``resolve(_:name:)``, called with the queue held. `runningSlotIsEmpty` says
+    /// the caller found no container running a factory on this thread (spares reading it again).
     @inlinable
-    func resolveHoldingQueue<T>(_ type: T.Type, name: String?) -> T {
+    func resolveHoldingQueue<T>(_ type: T.Type, name: String?, runningSlotIsEmpty: Bool = false) -> T {
         // Fast paths, specialized in the caller's module: an unnamed registration of this
         // container that is a made `Shared` instance, or a `New` whose factory can be called
         // directly. Anything else (names, parents, other lifetimes, errors) takes the one
@@ -335,7 +345,7 @@ extension DIContainer {
         // cannot change while this thread holds the queue and resolves.
         if name == nil, !state.pointee.needsBootstrap,
             let entry = state.pointee.table.unretainedEntry(for: ObjectIdentifier(T.self)),
-            let value: T = entry._withUnsafeGuaranteedRef({ fastResolve($0) })
+            let value: T = entry._withUnsafeGuaranteedRef({ fastResolve($0, runningSlotIsEmpty: runningSlotIsEmpty) })
         {
             return value
         }
@@ -345,7 +355,7 @@ extension DIContainer {
     /// The fast paths of ``resolveHoldingQueue(_:name:)`` for `entry`, found under `T`;
     /// `nil` sends the resolve down the general path.
     @inlinable @inline(__always)
-    func fastResolve<T>(_ entry: AnyEntry) -> T? {
+    func fastResolve<T>(_ entry: AnyEntry, runningSlotIsEmpty: Bool) -> T? {
         // Entries are stored under `Key(Value.self)`, so the entry for `T` is a `Provider<T>`.
         if let value = unsafeDowncast(entry, to: Provider<T>.self).fastValue {
             // Inside a resolution the lookup is also an edge of the dependency graph.
@@ -355,12 +365,12 @@ extension DIContainer {
         // A `new…` kind says the entry is a `RootEntry<T>` with a factory of that case.
         switch entry.fastFactory {
         case .newSimple:
-            guard let frame = enterFactory(of: entry) else { return nil }
+            guard let frame = enterFactory(of: entry, runningSlotIsEmpty: runningSlotIsEmpty) else { return nil }
             let value = unsafeDowncast(entry, to: RootEntry<T>.self).makeSimple()
             leaveFactory(of: entry, frame)
             return value
         case .newPlain:
-            guard let frame = enterFactory(of: entry) else { return nil }
+            guard let frame = enterFactory(of: entry, runningSlotIsEmpty: runningSlotIsEmpty) else { return nil }
             do {
                 let value = try unsafeDowncast(entry, to: RootEntry<T>.self).makePlain(Resolver(self))
                 leaveFactory(of: entry, frame)
@@ -385,12 +395,14 @@ extension DIContainer {
     @inlinable
     func resolve<T, each Argument>(_ type: T.Type, name: String?, values: repeat each Argument) -> T {
         queue.lock()
-        return resolveHoldingQueue(type, name: name, values: repeat each values)
+        return resolveHoldingQueue(type, name: name, runningSlotIsEmpty: false, values: repeat each values)
     }
 
     /// The body of ``resolve(_:name:arguments:)``, called with the queue held; releases it.
     @inlinable
-    func resolveHoldingQueue<T, each Argument>(_ type: T.Type, name: String?, values: repeat each Argument) -> T {
+    func resolveHoldingQueue<T, each Argument>(
+        _ type: T.Type, name: String?, runningSlotIsEmpty: Bool, values: repeat each Argument
+    ) -> T {
         let values = (repeat each values)
         // Fast path, specialized in the caller's module: an unnamed `New` of this container
         // whose factory takes exactly these argument types, called with a pointer to them.
@@ -400,7 +412,7 @@ extension DIContainer {
                 guard entry.fastFactory == .newArguments else { return nil }
                 let root = unsafeDowncast(entry, to: RootEntry<T>.self)
                 guard root.takesArguments(ObjectIdentifier((repeat each Argument).self)),
-                    let frame = enterFactory(of: entry)
+                    let frame = enterFactory(of: entry, runningSlotIsEmpty: runningSlotIsEmpty)
                 else { return nil }
                 do {
                     let value = try withUnsafePointer(to: values) { pointer in
@@ -521,7 +533,7 @@ extension DIContainer {
     func withFrame<V>(
         root: AnyEntry, requested: AnyEntry, _ body: (Resolver) throws -> V
     ) throws(ResolutionError) -> V {
-        let frame = beginFrame(root: root, requested: requested)
+        let frame = beginFrame(root: root, requested: requested, runningSlotIsEmpty: false)
         defer { endFrame(frame) }
         let value: V
         do {
@@ -547,14 +559,15 @@ extension DIContainer {
 
     /// Starts a step: pushes its frame and, at top level, makes this the running container.
     /// Called with the queue held; every step starts here, the inlined fast paths' too.
-    func beginFrame(root: AnyEntry, requested: AnyEntry) -> FactoryFrame {
+    @inline(__always)
+    func beginFrame(root: AnyEntry, requested: AnyEntry, runningSlotIsEmpty: Bool) -> FactoryFrame {
         let isTopLevel = state.pointee.depth == 0
         var previous: UnsafeMutableRawPointer? = nil
         var changed = false
         if isTopLevel {
             // Writing the slot costs a library call; when it already names this container
             // (inside `registerDependencies()`, say), neither the write nor the restore is needed.
-            previous = ThreadScope.runningContainerPointer
+            previous = runningSlotIsEmpty ? nil : ThreadScope.runningContainerPointer
             let this = Unmanaged.passUnretained(self).toOpaque()
             // An empty slot already means this container when it is `current` by default: then
             // the slot is left alone (two library calls fewer per top-level resolution).
@@ -577,11 +590,13 @@ extension DIContainer {
 
     /// Completes a step whose factory returned: at top level, runs the queued `onResolve` actions
     /// while the step's frame is still current.
+    @inline(__always)
     func completeFrame(_ frame: FactoryFrame) throws(ResolutionError) {
         if frame.isTopLevel, !state.pointee.pendingActions.isEmpty { try runPendingActions() }
     }
 
     /// Ends a step, returned or failed: pops its frame and, at top level, ends the resolution.
+    @inline(__always)
     func endFrame(_ frame: FactoryFrame) {
         state.pointee.frames.pop()
         state.pointee.depth -= 1
@@ -636,11 +651,11 @@ extension DIContainer {
     /// for. Returns `nil` when the entry is already being made (a cycle), which the general path
     /// reports. Called with the queue held.
     @usableFromInline
-    func enterFactory(of root: AnyEntry) -> FactoryFrame? {
+    func enterFactory(of root: AnyEntry, runningSlotIsEmpty: Bool) -> FactoryFrame? {
         if root.isConstructing { return nil }
         if state.pointee.depth != 0 { recordDependency(on: root) }
         root.isConstructing = true
-        return beginFrame(root: root, requested: root)
+        return beginFrame(root: root, requested: root, runningSlotIsEmpty: runningSlotIsEmpty)
     }
 
     /// Ends what ``enterFactory(of:)`` started once the factory returned, completing the step

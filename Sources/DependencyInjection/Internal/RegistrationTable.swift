@@ -89,18 +89,22 @@ struct RegistrationTable {
     }
 
     private mutating func grow() {
-        let old = slots
-        var grown = RegistrationTable(capacity: old.count)
-        for slot in old where slot.entry != nil { grown.insertDistinct(slot) }
+        var grown = RegistrationTable(capacity: slots.count)
+        let newMask = grown.mask
+        // Slots are swapped into the new buffer (each with an empty one), not copied: no
+        // retain or release per entry. A table shared with a snapshot is copied first, as usual.
+        slots.withUnsafeMutableBufferPointer { old in
+            grown.slots.withUnsafeMutableBufferPointer { new in
+                for position in old.indices where old[position].entry != nil {
+                    // Keys in the table are distinct, so the first free slot is the place.
+                    var index = Self.hash(old[position].typeID.unsafelyUnwrapped, old[position].name) & newMask
+                    while new[index].entry != nil { index = (index &+ 1) & newMask }
+                    swap(&old[position], &new[index])
+                }
+            }
+        }
         grown.count = count
         self = grown
-    }
-
-    /// Places a slot whose key no other slot has, without comparing keys (growing only).
-    private mutating func insertDistinct(_ slot: Slot) {
-        var index = Self.hash(slot.typeID!, slot.name) & mask
-        while slots[index].entry != nil { index = (index &+ 1) & mask }
-        slots[index] = slot
     }
 
     /// Every entry, in no particular order.

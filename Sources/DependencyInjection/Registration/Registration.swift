@@ -206,7 +206,7 @@ func registrationProblem<Value>(_ value: Value.Type, name: String?, aliases: [Al
 /// The root entry of a registration, not yet installed.
 @usableFromInline
 func makeRootEntry<Value>(
-    factory: Factory<Value>, lifetime: Lifetime, name: String?, onResolve: ((Value, Resolver) throws -> Void)?,
+    factory: __owned Factory<Value>, lifetime: Lifetime, name: String?, onResolve: ((Value, Resolver) throws -> Void)?,
     aliases: [AliasInstaller], isEager: Bool, fileID: String, line: Int
 ) -> RootEntry<Value> {
     // What `registrations` lists is kept as metatypes and literals, and described only when
@@ -265,6 +265,32 @@ struct AliasInstaller {
 }
 
 /// A registration with its types erased, ready to be installed in a container.
+/// An eager registration whose root entry is already made: installable once (`register` of one
+/// eager registration, which takes the module path for its rollback).
+struct PreparedRegistration: RegistrationPlan {
+    let root: any RootRegistration
+    let aliases: [AliasInstaller]
+    let name: String?
+    let preparedProblem: ResolutionError?
+
+    init(root: any RootRegistration, aliases: [AliasInstaller], name: String?, problem: ResolutionError?) {
+        self.root = root
+        self.aliases = aliases
+        self.name = name
+        preparedProblem = problem
+    }
+
+    /// Only eager registrations take this path.
+    var isEager: Bool { true }
+
+    func problem() -> ResolutionError? { preparedProblem }
+
+    func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration {
+        installEntries(root: root, aliases: aliases, name: name, into: &table, replaced: &replaced)
+        return root
+    }
+}
+
 protocol RegistrationPlan {
     var isEager: Bool { get }
     /// A problem that makes the registration invalid (checked before anything is installed).
