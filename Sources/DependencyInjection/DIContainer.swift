@@ -124,7 +124,7 @@ extension DIContainer {
     // function would cost the caller a runtime metadata lookup to destroy it.
     @inlinable @inline(__always)
     public func register<Value, Scope>(_ registration: consuming Registration<Value, Scope>) {
-        do { try install(registration) } catch { Self.fail(error) }
+        do { try install(consume registration) } catch { Self.fail(error) }
     }
 
     /// Registers a module; traps on a registration error.
@@ -144,51 +144,45 @@ extension DIContainer {
 
     /// Installs one registration: the path behind `register(Shared(…))`.
     ///
-    /// Inlined into the caller, which may be generic code: there it passes the registration on
-    /// field by field and never as a whole, because copying or destroying a whole `Registration`
-    /// in generic code costs a runtime metadata lookup.
+    /// Inlined into the caller, which may be generic code: there the registration is never
+    /// copied or destroyed whole (which costs a runtime metadata lookup in generic code); its
+    /// core moves into the root entry, and everything else happens in non-generic code.
     @inlinable @inline(__always)
     func install<Value, Scope>(_ registration: consuming Registration<Value, Scope>) throws(ResolutionError) {
-        // The check and the root entry depend on nothing the lock guards, so they are made
-        // before taking it; the rest is not generic. The root is made even when the check fails
-        // (and then dropped), so the factory moves into it on every path.
+        let aliases = registration.core.aliases
+        let isEager = registration.core.isEager
+        // The root entry depends on nothing the lock guards, so it is made before taking it;
+        // it is made even when the registration turns out invalid (and then dropped).
         // (Free functions, not methods of `Registration`: see `makeRootEntry`.)
-        let name = registration.name
-        let aliases = registration.aliases
-        let isEager = registration.isEager
-        let problem = registrationProblem(Value.self, name: name, aliases: aliases)
-        let root = makeRootEntry(
-            factory: registration.factory, lifetime: Scope.lifetime, name: name,
-            onResolve: registration.onResolveAction, aliases: aliases, isEager: isEager,
-            fileID: registration.fileID, line: registration.line)
+        let root = makeRootEntry((consume registration).core, lifetime: Scope.lifetime)
         // An eager registration may need rolling back: it takes the module path.
-        if isEager { return try installEager(root, aliases: aliases, name: name, problem: problem) }
-        // Otherwise nothing can fail after the check: no module array, no existential box, no
+        if isEager { return try installEager(root, aliases: aliases) }
+        // Otherwise nothing can fail after the checks: no module array, no existential box, no
         // generic collection code to instantiate.
-        try install(root: root, aliases: aliases, name: name, problem: problem)
+        try install(root: root, aliases: aliases)
     }
 
     /// Installs an eager registration through the module path (kept out of line: the common
     /// path asks the runtime for no conformance of the root entry's type).
     @usableFromInline @inline(never)
-    func installEager<Value>(
-        _ root: RootEntry<Value>, aliases: [AliasInstaller], name: String?, problem: ResolutionError?
-    ) throws(ResolutionError) {
-        try install(Module(plans: [PreparedRegistration(root: root, aliases: aliases, name: name, problem: problem)]))
+    func installEager<Value>(_ root: RootEntry<Value>, aliases: [AliasInstaller]) throws(ResolutionError) {
+        let plan = PreparedRegistration(
+            root: root, aliases: aliases, problem: registrationProblem(root.key, aliases: aliases))
+        try install(Module(plans: [plan]))
     }
 
-    /// The non-generic part of ``install(_:)-(Registration<Value, Scope>)``: a `problem` is
-    /// thrown after the checks that come first, and `root` is then dropped.
+    /// The non-generic part of ``install(_:)-(Registration<Value, Scope>)``: checks the
+    /// registration (before taking the lock: nothing it reads is guarded), then installs it.
     @usableFromInline
-    func install(
-        root: AnyEntry, aliases: [AliasInstaller], name: String?, problem: ResolutionError?
-    ) throws(ResolutionError) {
+    func install(root: AnyEntry, aliases: [AliasInstaller]) throws(ResolutionError) {
+        let problem = registrationProblem(root.key, aliases: aliases)
         let replaced = try queue.sync { () throws(ResolutionError) -> [AnyEntry] in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
             if let problem { throw problem }
             var replaced: [AnyEntry] = []
-            installEntries(root: root, aliases: aliases, name: name, into: &state.pointee.table, replaced: &replaced)
+            installEntries(
+                root: root, aliases: aliases, name: root.key.name, into: &state.pointee.table, replaced: &replaced)
             state.pointee.installedCount += 1
             root.sequence = state.pointee.installedCount
             return replaced

@@ -14,11 +14,12 @@ class AnyEntry: @unchecked Sendable {
     @exclusivity(unchecked) final var dependencies: [Key] = []
     /// True while its factory (or `onResolve`) runs: meeting it again on the way down is a cycle.
     @usableFromInline @exclusivity(unchecked) final var isConstructing = false
-    /// Its place in registration order within its container, for listings.
-    @exclusivity(unchecked) final var sequence = 0
     /// Which factory the inlined fast path may call directly, read without a downcast or a
     /// metadata lookup; ``FastFactory/none`` sends every resolve down the general path.
+    /// (Next to `isConstructing`, so the two bytes share a word.)
     @usableFromInline final let fastFactory: FastFactory
+    /// Its place in registration order within its container, for listings.
+    @exclusivity(unchecked) final var sequence = 0
 
     init(key: Key, fastFactory: FastFactory = .none) {
         self.key = key
@@ -153,22 +154,16 @@ struct ArgumentsFactory<Value> {
     }
 }
 
-/// Where and how a registration was written, kept undescribed until ``RootRegistration/info`` is read.
-struct RegistrationSource {
-    /// The alias types (`as: Router.self, …`), in order.
-    let aliases: [any Any.Type]
-    let isEager: Bool
-    let fileID: String
-    let line: Int
-}
-
 /// The entry a registration creates for its own type.
 @usableFromInline
 final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Sendable {
-    let source: RegistrationSource
+    /// The registration as written (minus its lifetime), moved in whole; described only when
+    /// ``info`` is read.
+    @usableFromInline let core: RegistrationCore<Value>
     @usableFromInline let lifetime: Lifetime
-    @usableFromInline let factory: Factory<Value>
-    @usableFromInline let onResolve: ((Value, Resolver) throws -> Void)?
+
+    @inlinable var factory: Factory<Value> { core.factory }
+    var onResolve: ((Value, Resolver) throws -> Void)? { core.onResolveAction }
 
     /// Calls a `.simple` factory (the caller knows the case from ``AnyEntry/fastFactory``).
     @inlinable @inline(__always)
@@ -209,29 +204,27 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
     private var sharedValue: Value?
     private weak var weakObject: AnyObject?
 
-    init(
-        key: Key, lifetime: Lifetime, factory: Factory<Value>,
-        onResolve: ((Value, Resolver) throws -> Void)?, source: RegistrationSource
+    // Required: registration calls it on a class found at run time (see `RootEntryTypes`).
+    required init(
+        key: Key, lifetime: Lifetime, core: __owned RegistrationCore<Value>
     ) {
-        self.source = source
         self.lifetime = lifetime
-        self.factory = factory
-        self.onResolve = onResolve
         var fastFactory = FastFactory.none
-        if lifetime == .new, onResolve == nil {
-            switch factory {
+        if lifetime == .new, core.onResolveAction == nil {
+            switch core.factory {
             case .simple: fastFactory = .newSimple
             case .plain: fastFactory = .newPlain
             case .arguments: fastFactory = .newArguments
             case .mainActor: break
             }
         }
+        self.core = core
         super.init(key: key, fastFactory: fastFactory)
     }
 
     override var root: any RootRegistration { self }
 
-    var aliasTypes: [any Any.Type] { source.aliases }
+    var aliasTypes: [any Any.Type] { core.aliases.map(\.type) }
 
     var info: RegistrationInfo {
         var argumentTypes: [String] = []
@@ -243,8 +236,8 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         }
         return RegistrationInfo(
             typeName: key.typeName, name: key.name, lifetime: lifetime,
-            aliases: source.aliases.map(TypeName.of), argumentTypes: argumentTypes, isMainActor: isMainActor,
-            isEager: source.isEager, fileID: source.fileID, line: source.line)
+            aliases: aliasTypes.map(TypeName.of), argumentTypes: argumentTypes, isMainActor: isMainActor,
+            isEager: core.isEager, fileID: core.fileID, line: core.line)
     }
 
     /// Whether a made instance may be handed out through `fastValue` (and aliases' caches).
@@ -364,7 +357,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
 
     override func freshCopy(roots: inout [ObjectIdentifier: AnyEntry]) -> AnyEntry {
         if let copy = roots[ObjectIdentifier(self)] { return copy }
-        let copy = RootEntry(key: key, lifetime: lifetime, factory: factory, onResolve: onResolve, source: source)
+        let copy = RootEntry(key: key, lifetime: lifetime, core: core)
         copy.dependencies = dependencies
         copy.sequence = sequence
         roots[ObjectIdentifier(self)] = copy

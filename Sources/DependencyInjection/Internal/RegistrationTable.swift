@@ -21,7 +21,11 @@ struct RegistrationTable {
     init(capacity: Int = 16) {
         var size = 16
         while size < capacity * 2 { size <<= 1 }
-        slots = ContiguousArray(repeating: Slot(), count: size)
+        // Each empty slot written in place (`repeating:` copied the empty slot per element).
+        slots = ContiguousArray(unsafeUninitializedCapacity: size) { buffer, initialized in
+            for index in 0..<size { (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: Slot()) }
+            initialized = size
+        }
         mask = size - 1
     }
 
@@ -95,10 +99,13 @@ struct RegistrationTable {
         // retain or release per entry. A table shared with a snapshot is copied first, as usual.
         slots.withUnsafeMutableBufferPointer { old in
             grown.slots.withUnsafeMutableBufferPointer { new in
-                for position in old.indices where old[position].entry != nil {
+                // A slot is in use exactly when its `typeID` is set: comparing that touches no
+                // reference count.
+                for position in old.indices {
+                    guard let typeID = old[position].typeID else { continue }
                     // Keys in the table are distinct, so the first free slot is the place.
-                    var index = Self.hash(old[position].typeID.unsafelyUnwrapped, old[position].name) & newMask
-                    while new[index].entry != nil { index = (index &+ 1) & newMask }
+                    var index = Self.hash(typeID, old[position].name) & newMask
+                    while new[index].typeID != nil { index = (index &+ 1) & newMask }
                     swap(&old[position], &new[index])
                 }
             }

@@ -14,22 +14,17 @@
 /// A registration is an immutable value and `Sendable`, like ``Module``: its factory runs under
 /// the lock of the container that resolves it, whatever the factory captures.
 public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
-    @usableFromInline let factory: Factory<Value>
-    @usableFromInline var name: String?
-    @usableFromInline var isEager = false
-    @usableFromInline var onResolveAction: ((Value, Resolver) throws -> Void)?
-    @usableFromInline var aliases: [AliasInstaller]
-    @usableFromInline let fileID: String
-    @usableFromInline let line: Int
+    /// Everything but the lifetime (which is `Scope`'s). Its only stored property, so that
+    /// registering moves it whole into the root entry: generic code (a registration written in a
+    /// generic function) then never copies or destroys a registration, which would cost a
+    /// runtime metadata lookup each time.
+    @usableFromInline var core: RegistrationCore<Value>
 
     @inlinable @inline(__always)
     init(
         factory: Factory<Value>, aliases: [AliasInstaller], fileID: String, line: Int
     ) {
-        self.factory = factory
-        self.aliases = aliases
-        self.fileID = fileID
-        self.line = line
+        core = RegistrationCore(factory: factory, aliases: aliases, fileID: fileID, line: line)
     }
 
     /// Registers the value of an expression, evaluated when an instance is needed.
@@ -128,7 +123,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///     DIContainer.resolve(Store.self, name: "primary")
     public func named(_ name: String) -> Self {
         var copy = self
-        copy.name = name
+        copy.core.name = name
         return copy
     }
 
@@ -145,7 +140,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// still a dependency cycle, reported with its path.
     public func onResolve(_ action: @escaping (Value, Resolver) throws -> Void) -> Self {
         var copy = self
-        copy.onResolveAction = action
+        copy.core.onResolveAction = action
         return copy
     }
 }
@@ -155,27 +150,44 @@ extension Registration where Scope == SharedLifetime {
     /// returns (after the whole block is registered, so its dependencies may come later in it).
     public func eager() -> Self {
         var copy = self
-        copy.isEager = true
+        copy.core.isEager = true
         return copy
     }
 }
 
+/// A registration without its lifetime: what a root entry keeps of it.
+@usableFromInline
+struct RegistrationCore<Value> {
+    @usableFromInline let factory: Factory<Value>
+    @usableFromInline var name: String?
+    @usableFromInline var onResolveAction: ((Value, Resolver) throws -> Void)?
+    @usableFromInline var aliases: [AliasInstaller]
+    /// Where the registration was written, for listings and reports.
+    @usableFromInline let fileID: String
+    @usableFromInline let line: Int
+    @usableFromInline var isEager = false
+
+    @inlinable @inline(__always)
+    init(factory: Factory<Value>, aliases: [AliasInstaller], fileID: String, line: Int) {
+        self.factory = factory
+        self.aliases = aliases
+        self.fileID = fileID
+        self.line = line
+    }
+}
+
 extension Registration: RegistrationPlan {
+    var isEager: Bool { core.isEager }
+
     func problem() -> ResolutionError? {
-        registrationProblem(Value.self, name: name, aliases: aliases)
+        registrationProblem(Key(Value.self, name: core.name), aliases: core.aliases)
     }
 
     func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration {
-        let root = makeRoot()
-        installEntries(root: root, aliases: aliases, name: name, into: &table, replaced: &replaced)
+        // A module may be registered again (in another container): each install makes its own root.
+        let root = makeRootEntry(core, lifetime: Scope.lifetime)
+        installEntries(root: root, aliases: core.aliases, name: core.name, into: &table, replaced: &replaced)
         return root
-    }
-
-    /// The root entry for this registration, not yet installed.
-    func makeRoot() -> RootEntry<Value> {
-        makeRootEntry(
-            factory: factory, lifetime: Scope.lifetime, name: name, onResolve: onResolveAction, aliases: aliases,
-            isEager: isEager, fileID: fileID, line: line)
     }
 }
 
@@ -191,30 +203,24 @@ func aliasInstallers<Value, each Alias>(_ value: Value.Type, _ aliases: repeat (
     return installers
 }
 
-/// A problem that makes a registration of `Value` invalid, checked before anything is installed.
-@usableFromInline
-func registrationProblem<Value>(_ value: Value.Type, name: String?, aliases: [AliasInstaller]) -> ResolutionError? {
-    if Conformance.isOptional(Value.self) {
-        return ResolutionError(reason: .optionalRegistration, key: Key(Value.self, name: name))
+/// A problem that makes a registration for `key` invalid, checked before anything is installed.
+func registrationProblem(_ key: Key, aliases: [AliasInstaller]) -> ResolutionError? {
+    if Conformance.isOptional(key.type) {
+        return ResolutionError(reason: .optionalRegistration, key: key)
     }
     for alias in aliases {
-        if let problem = alias.problem(name) { return problem }
+        if let problem = alias.problem(key.name) { return problem }
     }
     return nil
 }
 
-/// The root entry of a registration, not yet installed.
+/// The root entry of a registration, not yet installed. Takes the registration's core by
+/// value, so a caller that gives it up moves it in.
 @usableFromInline
-func makeRootEntry<Value>(
-    factory: __owned Factory<Value>, lifetime: Lifetime, name: String?, onResolve: ((Value, Resolver) throws -> Void)?,
-    aliases: [AliasInstaller], isEager: Bool, fileID: String, line: Int
-) -> RootEntry<Value> {
-    // What `registrations` lists is kept as metatypes and literals, and described only when
-    // asked: describing types here would cost microseconds and heap per registration.
-    RootEntry(
-        key: Key(Value.self, name: name), lifetime: lifetime, factory: factory, onResolve: onResolve,
-        source: RegistrationSource(
-            aliases: aliases.isEmpty ? [] : aliases.map(\.type), isEager: isEager, fileID: fileID, line: line))
+func makeRootEntry<Value>(_ core: __owned RegistrationCore<Value>, lifetime: Lifetime) -> RootEntry<Value> {
+    // The class comes from a per-thread table rather than the runtime's (see RootEntryTypes).
+    RootEntryTypes.rootEntryType(for: Value.self).init(
+        key: Key(Value.self, name: core.name), lifetime: lifetime, core: core)
 }
 
 /// Installs `root`, then one alias entry per installer; replaced entries go to `replaced`.
@@ -270,13 +276,11 @@ struct AliasInstaller {
 struct PreparedRegistration: RegistrationPlan {
     let root: any RootRegistration
     let aliases: [AliasInstaller]
-    let name: String?
     let preparedProblem: ResolutionError?
 
-    init(root: any RootRegistration, aliases: [AliasInstaller], name: String?, problem: ResolutionError?) {
+    init(root: any RootRegistration, aliases: [AliasInstaller], problem: ResolutionError?) {
         self.root = root
         self.aliases = aliases
-        self.name = name
         preparedProblem = problem
     }
 
@@ -286,7 +290,7 @@ struct PreparedRegistration: RegistrationPlan {
     func problem() -> ResolutionError? { preparedProblem }
 
     func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration {
-        installEntries(root: root, aliases: aliases, name: name, into: &table, replaced: &replaced)
+        installEntries(root: root, aliases: aliases, name: root.key.name, into: &table, replaced: &replaced)
         return root
     }
 }
