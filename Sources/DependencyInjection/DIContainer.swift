@@ -296,16 +296,23 @@ extension DIContainer {
         let values = arguments()
         if let running = ThreadScope.runningContainerPointer {
             return Unmanaged<DIContainer>.fromOpaque(running)._withUnsafeGuaranteedRef {
-                $0.resolve(type, name: name, values: repeat each values)
+                $0.resolve(type, name: name, arguments: { values })
             }
         }
         let shared = Self.shared
         shared.queue.lock()
         if shared.state.pointee.isCurrentByDefault {
-            return shared.resolveHoldingQueue(type, name: name, runningSlotIsEmpty: true, values: repeat each values)
+            let tupleType = ObjectIdentifier((repeat each Argument).self)
+            let made: T? = withUnsafePointer(to: values) {
+                shared.fastResolveHoldingQueue(
+                    name: name, runningSlotIsEmpty: true, arguments: UnsafeRawPointer($0), tupleType: tupleType)
+            }
+            shared.queue.unlock()
+            if let made { return made }
+            return shared.resolveOrFail(type, name: name, values: repeat each values)
         }
         shared.queue.unlock()
-        return (boundContainer.get() ?? shared).resolve(type, name: name, values: repeat each values)
+        return (boundContainer.get() ?? shared).resolve(type, name: name, arguments: { values })
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
@@ -382,48 +389,53 @@ extension DIContainer {
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        resolve(type, name: name, values: repeat each arguments())
-    }
-
-    /// ``resolve(_:name:arguments:)`` with the arguments made.
-    @inlinable
-    func resolve<T, each Argument>(_ type: T.Type, name: String?, values: repeat each Argument) -> T {
+        let values = arguments()
+        let tupleType = ObjectIdentifier((repeat each Argument).self)
         queue.lock()
-        return resolveHoldingQueue(type, name: name, runningSlotIsEmpty: false, values: repeat each values)
-    }
-
-    /// The body of ``resolve(_:name:arguments:)``, called with the queue held; releases it.
-    @inlinable
-    func resolveHoldingQueue<T, each Argument>(
-        _ type: T.Type, name: String?, runningSlotIsEmpty: Bool, values: repeat each Argument
-    ) -> T {
-        let values = (repeat each values)
-        // Fast path, specialized in the caller's module: an unnamed `New` of this container
-        // whose factory takes exactly these argument types, called with a pointer to them.
-        if name == nil, !state.pointee.needsBootstrap,
-            let entry = state.pointee.table.unretainedEntry(for: ObjectIdentifier(T.self)),
-            let value: T = entry._withUnsafeGuaranteedRef({ entry in
-                guard entry.fastFactory == .newArguments else { return nil }
-                let root = unsafeDowncast(entry, to: RootEntry<T>.self)
-                guard root.takesArguments(ObjectIdentifier((repeat each Argument).self)),
-                    let frame = enterFactory(of: entry, runningSlotIsEmpty: runningSlotIsEmpty)
-                else { return nil }
-                do {
-                    let value = try withUnsafePointer(to: values) { pointer in
-                        try root.makeWithArguments(Resolver(self), UnsafeRawPointer(pointer))
-                    }
-                    leaveFactory(of: entry, frame)
-                    return value
-                } catch {
-                    failInFactory(of: entry, frame, error)
-                }
-            })
-        {
-            queue.unlock()
-            return value
+        let made: T? = withUnsafePointer(to: values) {
+            fastResolveHoldingQueue(
+                name: name, runningSlotIsEmpty: false, arguments: UnsafeRawPointer($0), tupleType: tupleType)
         }
         queue.unlock()
-        do { return try resolveWithArguments(type, name: name, arguments: { values }) } catch { Self.fail(error) }
+        if let made { return made }
+        return resolveOrFail(type, name: name, values: repeat each values)
+    }
+
+    /// The fast path of ``resolve(_:name:arguments:)``, specialized in the caller's module for
+    /// `T` only (the arguments are a pointer to a tuple of the type `tupleType` names): an unnamed
+    /// `New` of this container whose factory takes exactly these argument types. `nil` sends the
+    /// resolve down the general path. Called with the queue held.
+    @inlinable
+    func fastResolveHoldingQueue<T>(
+        name: String?, runningSlotIsEmpty: Bool, arguments: UnsafeRawPointer, tupleType: ObjectIdentifier
+    ) -> T? {
+        guard name == nil, !state.pointee.needsBootstrap,
+            let entry = state.pointee.table.unretainedEntry(for: ObjectIdentifier(T.self))
+        else { return nil }
+        return entry._withUnsafeGuaranteedRef { entry in
+            guard entry.fastFactory == .newArguments else { return nil }
+            let root = unsafeDowncast(entry, to: RootEntry<T>.self)
+            guard root.takesArguments(tupleType),
+                let frame = enterFactory(of: entry, runningSlotIsEmpty: runningSlotIsEmpty)
+            else { return nil }
+            do {
+                let value = try root.makeWithArguments(Resolver(self), arguments)
+                leaveFactory(of: entry, frame)
+                return value
+            } catch {
+                failInFactory(of: entry, frame, error)
+            }
+        }
+    }
+
+    /// The general path of ``resolve(_:name:arguments:)``: resolves or traps.
+    @usableFromInline
+    func resolveOrFail<T, each Argument>(_ type: T.Type, name: String?, values: repeat each Argument) -> T {
+        do {
+            return try resolveWithArguments(type, name: name, arguments: { (repeat each values) })
+        } catch {
+            Self.fail(error)
+        }
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.

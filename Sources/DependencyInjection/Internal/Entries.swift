@@ -183,7 +183,7 @@ final class RootEntry<Value>: Provider<Value>, RootRegistration, @unchecked Send
         }
     }
 
-    /// Whether the factory takes arguments of the tuple type `tupleType`.
+    /// Whether the factory takes arguments of the tuple type `tupleType` identifies.
     @inlinable @inline(__always)
     func takesArguments(_ tupleType: ObjectIdentifier) -> Bool {
         switch factory {
