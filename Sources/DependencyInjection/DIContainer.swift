@@ -19,6 +19,8 @@
 /// resolve further dependencies on its own thread without deadlock.
 public final class DIContainer: @unchecked Sendable {
     @usableFromInline let queue = ReentrantQueue()
+    /// The queue's mutex, read from here by the inlined fast paths: one load fewer per lock.
+    @usableFromInline let mutex: UnsafeMutablePointer<PlatformMutex>
     @usableFromInline let state: UnsafeMutablePointer<ContainerState>
     /// What the ``Resolver``s this container hands to factories point at.
     @usableFromInline let reference = ContainerReference()
@@ -60,6 +62,7 @@ public final class DIContainer: @unchecked Sendable {
 
     init(parent: DIContainer?, bootstraps: Bool) {
         self.parent = parent
+        mutex = queue.mutex
         state = .allocate(capacity: 1)
         state.initialize(to: ContainerState(bootstraps: bootstraps))
         reference.container = Unmanaged.passUnretained(self)
@@ -274,12 +277,12 @@ extension DIContainer {
         // the task-local lookup (a third of a cached resolve). Another container is never
         // resolved from while `shared`'s lock is held here, so no lock-order inversion.
         let shared = Self.shared
-        shared.queue.lock()
+        shared.lockQueue()
         if shared.state.pointee.isCurrentByDefault {
-            defer { shared.queue.unlock() }
+            defer { shared.unlockQueue() }
             return shared.resolveHoldingQueue(type, name: name, runningSlotIsEmpty: true)
         }
-        shared.queue.unlock()
+        shared.unlockQueue()
         if let bound = boundContainer.get() { return bound.resolve(type, name: name) }
         return shared.resolve(type, name: name)
     }
@@ -300,18 +303,18 @@ extension DIContainer {
             }
         }
         let shared = Self.shared
-        shared.queue.lock()
+        shared.lockQueue()
         if shared.state.pointee.isCurrentByDefault {
             let tupleType = ObjectIdentifier((repeat each Argument).self)
             let made: T? = withUnsafePointer(to: values) {
                 shared.fastResolveHoldingQueue(
                     name: name, runningSlotIsEmpty: true, arguments: UnsafeRawPointer($0), tupleType: tupleType)
             }
-            shared.queue.unlock()
+            shared.unlockQueue()
             if let made { return made }
             return shared.resolveOrFail(type, name: name, values: repeat each values)
         }
-        shared.queue.unlock()
+        shared.unlockQueue()
         return (boundContainer.get() ?? shared).resolve(type, name: name, arguments: { values })
     }
 
@@ -330,8 +333,8 @@ extension DIContainer {
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        queue.lock()
-        defer { queue.unlock() }
+        lockQueue()
+        defer { unlockQueue() }
         return resolveHoldingQueue(type, name: name)
     }
 
@@ -391,12 +394,12 @@ extension DIContainer {
     ) -> T {
         let values = arguments()
         let tupleType = ObjectIdentifier((repeat each Argument).self)
-        queue.lock()
+        lockQueue()
         let made: T? = withUnsafePointer(to: values) {
             fastResolveHoldingQueue(
                 name: name, runningSlotIsEmpty: false, arguments: UnsafeRawPointer($0), tupleType: tupleType)
         }
-        queue.unlock()
+        unlockQueue()
         if let made { return made }
         return resolveOrFail(type, name: name, values: repeat each values)
     }
@@ -685,7 +688,7 @@ extension DIContainer {
         let failure = (error as? ResolutionError) ?? self.error(.factoryFailed, for: root.key, underlying: error)
         root.isConstructing = false
         endFrame(frame)
-        queue.unlock()
+        unlockQueue()
         Self.fail(failure)
     }
 

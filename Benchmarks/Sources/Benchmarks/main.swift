@@ -1,4 +1,5 @@
 import DependencyInjection
+import MallocStatistics
 
 #if canImport(Darwin)
     import Darwin
@@ -38,11 +39,16 @@ while let argument = arguments.popFirst() {
 #if DEBUG
     print("Warning: a debug build; numbers mean nothing. Use `swift run -c release`.")
 #endif
+// The registration workloads allocate and free megabytes per timed run; an allocator that hands
+// freed memory back to the system makes them measure page faults instead (by up to 2x, varying
+// from run to run). Kept memory applies to every implementation alike.
+let keepsFreedMemory = malloc_statistics_keep_freed_memory() == 1
 print(machineDescription())
 print(
     "Mode: \(settings.quick ? "quick (smoke run, numbers are noise)" : "full"); "
         + "\(settings.runs) timed runs per variant after a calibrating warm-up, "
-        + "each about \(settings.sampleNanoseconds / 1_000) µs; runs of all variants interleaved.")
+        + "each about \(settings.sampleNanoseconds / 1_000) µs; runs of all variants interleaved"
+        + (keepsFreedMemory ? "; the allocator keeps freed memory (mallopt)." : "."))
 print()
 
 let workloads = makeWorkloads(quick: settings.quick)

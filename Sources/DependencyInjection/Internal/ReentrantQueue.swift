@@ -10,6 +10,9 @@
     #error("DependencyInjection needs POSIX threads (Darwin, Glibc, Musl or Android).")
 #endif
 
+/// The POSIX mutex type, named where the platform module is imported.
+@usableFromInline typealias PlatformMutex = pthread_mutex_t
+
 /// Serializes registration and resolution for one container and lets the thread that holds it
 /// enter again.
 ///
@@ -22,7 +25,7 @@
 @usableFromInline
 final class ReentrantQueue: @unchecked Sendable {
     // The mutex lives at a fixed heap address: a pthread mutex must never move.
-    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline let mutex: UnsafeMutablePointer<PlatformMutex>
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -55,5 +58,20 @@ final class ReentrantQueue: @unchecked Sendable {
         lock()
         defer { unlock() }
         return try body()
+    }
+}
+
+extension DIContainer {
+    /// Takes this container's queue (``ReentrantQueue/lock()``) through the mutex pointer the
+    /// container keeps.
+    @inlinable @inline(__always)
+    func lockQueue() {
+        pthread_mutex_lock(mutex)
+    }
+
+    /// Releases this container's queue.
+    @inlinable @inline(__always)
+    func unlockQueue() {
+        pthread_mutex_unlock(mutex)
     }
 }
