@@ -60,6 +60,14 @@ private final class LazyCountedHolder: @unchecked Sendable {
     init() {}
 }
 
+private enum First {}
+private enum Second {}
+private enum Third {}
+private final class TaggedService<Tag>: Sendable {
+    let index: Int
+    init(index: Int) { self.index = index }
+}
+
 @Suite struct ConcurrencyTests {
     @Test func sharedIsMadeOnceUnderContention() {
         let made = Tally()
@@ -226,6 +234,26 @@ private final class LazyCountedHolder: @unchecked Sendable {
             for _ in 0..<20 { _ = box.resolve(Pair<Leaf, Int>.self) }
         }
         #expect(finished)
+    }
+
+    /// Each thread remembers the root-entry class of the types it registered; the same types
+    /// registered on other threads, in other containers, must make entries of their own type.
+    @Test func registeringTheSameTypesOnManyThreadsMakesEntriesOfTheirOwnTypes() {
+        let containers = (0..<8).map { _ in DIContainer() }
+        let finished = runTogether(threads: 8) { index in
+            for round in 0..<50 {
+                let box = containers[index]
+                box.register(Shared(TaggedService<First>(index: round)))
+                box.register(New { _ in TaggedService<Second>(index: round) })
+                box.register(New { (_, offset: Int) in TaggedService<Third>(index: round + offset) })
+            }
+        }
+        #expect(finished)
+        for box in containers {
+            #expect(box.resolve(TaggedService<First>.self).index == 49)
+            #expect(box.resolve(TaggedService<Second>.self).index == 49)
+            #expect(box.resolve(TaggedService<Third>.self) { 1 }.index == 50)
+        }
     }
 
     @Test func activateIsolatesConcurrentTasks() async {

@@ -140,6 +140,21 @@ struct TrapRun {
             message.hasPrefix("\(operation)() was called on a container while it was resolving 'Engine' (name: nil)."))
     }
 
+    @Test func resolverKeptPastItsContainerTrapsWithAMessage() throws {
+        let run = try TrapRun.run("resolverUsedAfterItsContainer")
+        #expect(run.trapped)
+        let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
+        #expect(message.hasPrefix("DependencyInjection: a Resolver was used after its container was deallocated."))
+    }
+
+    /// Not a trap: `shared` before any container was bound to a task, which only a fresh process
+    /// shows (the test process binds containers from its first test on).
+    @Test func sharedBehavesTheSameBeforeAnyBinding() throws {
+        let run = try TrapRun.run("sharedWithoutBindings")
+        #expect(!run.trapped, "stderr: \(run.stderr)")
+        #expect(run.stdout.contains("checks-passed"), "\(run.stdout)")
+    }
+
     @Test func mainActorTrapSaysWhy() throws {
         let message = try #require(try TrapRun.run("mainActorFactoryOffTheMainActor").trapMessage)
         #expect(

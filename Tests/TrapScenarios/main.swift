@@ -98,7 +98,76 @@ func containerWithCycle(throwing: Bool) -> DIContainer {
     return box
 }
 
+final class Token { init() {} }
+final class TokenPair {
+    let first: Token
+    let second: Token
+    init(first: Token, second: Token) {
+        self.first = first
+        self.second = second
+    }
+}
+final class InjectedEngine {
+    @Inject var engine: Engine
+    init() {}
+}
+
+/// What `shared` does while no container was ever bound to a task (the process-wide default,
+/// which tests with traits cannot observe): factories see `shared` as `current`, wrappers and
+/// the static API inside factories resolve from it, and a child reaching it is handled.
+func checkSharedWithoutBindings() {
+    var failures: [String] = []
+    func check(_ condition: Bool, _ what: String) { if !condition { failures.append(what) } }
+    nonisolated(unsafe) var currentInFactory: DIContainer?
+    DIContainer.register {
+        Shared(Engine.init)
+        New { _ -> InjectedEngine in
+            currentInFactory = DIContainer.current
+            return InjectedEngine()
+        }
+        New { _ in RouterImpl(config: DIContainer.resolve()) }
+        Shared(AppConfigurationImpl() as AppConfiguration)
+        Graph(Token.init)
+        New { resolve in TokenPair(first: resolve(), second: resolve()) }
+        New { (_, id: String) in ViewModel(id: id) }
+    }
+    let injected = DIContainer.resolve(InjectedEngine.self)
+    check(currentInFactory === DIContainer.shared, "current inside a factory of shared is shared")
+    check(injected.engine === DIContainer.resolve(Engine.self), "@Inject inside a factory resolves from shared")
+    _ = DIContainer.resolve(RouterImpl.self)
+    let pair = DIContainer.resolve(TokenPair.self)
+    check(pair.first === pair.second, "a Graph instance is shared within one resolution")
+    check(DIContainer.resolve(TokenPair.self).first !== pair.first, "and made anew by the next")
+    _ = DIContainer.resolve(ViewModel.self) { "seven" }
+    let child = DIContainer(parent: .shared)
+    currentInFactory = nil
+    let fromChild = child.resolve(InjectedEngine.self)
+    check(
+        currentInFactory === DIContainer.shared, "a parent's factory reached from a child runs with the parent current")
+    check(fromChild.engine === DIContainer.resolve(Engine.self), "and its wrappers resolve from the parent")
+    check(DIContainer.current === DIContainer.shared, "after all that, current is shared again")
+    print(failures.isEmpty ? "checks-passed" : "failed: \(failures.joined(separator: "; "))")
+}
+
+final class AppConfigurationImpl: AppConfiguration { init() {} }
+
 let scenarios: [String: () -> Void] = [
+    "sharedWithoutBindings": { checkSharedWithoutBindings() },
+    "resolverUsedAfterItsContainer": {
+        nonisolated(unsafe) var kept: Resolver?
+        do {
+            let box = DIContainer()
+            box.register {
+                New { resolve -> Engine in
+                    kept = resolve
+                    return Engine()
+                }
+            }
+            _ = box.resolve(Engine.self)
+        }
+        announce(expected: nil)
+        _ = kept.map { $0(Engine.self) }
+    },
     "missingRegistration": {
         let box = DIContainer()
         announce(expected: thrown { try box.tryResolve(Router.self) })
