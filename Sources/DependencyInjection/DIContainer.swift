@@ -24,6 +24,9 @@ public final class DIContainer: @unchecked Sendable {
     @usableFromInline let state: UnsafeMutablePointer<ContainerState>
     /// What the ``Resolver``s this container hands to factories point at.
     @usableFromInline let reference = ContainerReference()
+    /// ``ThreadScope/runningContainerKey``, kept here so the fast paths, which read this object
+    /// anyway, need no once-only initialization check to read the thread's running container.
+    @usableFromInline let runningKey: ThreadKey = ThreadScope.runningContainerKey
 
     /// The container this one falls back to for what it lacks.
     public let parent: DIContainer?
@@ -267,7 +270,8 @@ extension DIContainer {
     public static func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
         // ``current``, spelled out so that no branch retains the container it calls: the running
         // container is kept alive by the resolve that set it, and `shared` lives for the process.
-        if let running = ThreadScope.runningContainerPointer {
+        let shared = Self.shared
+        if let running = ThreadScope.runningContainerPointer(key: shared.runningKey) {
             return Unmanaged<DIContainer>.fromOpaque(running)._withUnsafeGuaranteedRef {
                 $0.resolve(type, name: name)
             }
@@ -276,7 +280,6 @@ extension DIContainer {
         // so is read under `shared`'s own lock, the one this resolve takes anyway, which spares
         // the task-local lookup (a third of a cached resolve). Another container is never
         // resolved from while `shared`'s lock is held here, so no lock-order inversion.
-        let shared = Self.shared
         shared.lockQueue()
         if shared.state.pointee.isCurrentByDefault {
             defer { shared.unlockQueue() }
@@ -297,12 +300,12 @@ extension DIContainer {
     ) -> T {
         // ``current`` as in ``resolve(_:name:)``; the arguments are made before any lock is taken.
         let values = arguments()
-        if let running = ThreadScope.runningContainerPointer {
+        let shared = Self.shared
+        if let running = ThreadScope.runningContainerPointer(key: shared.runningKey) {
             return Unmanaged<DIContainer>.fromOpaque(running)._withUnsafeGuaranteedRef {
                 $0.resolve(type, name: name, arguments: { values })
             }
         }
-        let shared = Self.shared
         shared.lockQueue()
         if shared.state.pointee.isCurrentByDefault {
             let tupleType = ObjectIdentifier((repeat each Argument).self)
@@ -576,12 +579,12 @@ extension DIContainer {
         if isTopLevel {
             // Writing the slot costs a library call; when it already names this container
             // (inside `registerDependencies()`, say), neither the write nor the restore is needed.
-            previous = runningSlotIsEmpty ? nil : ThreadScope.runningContainerPointer
+            previous = runningSlotIsEmpty ? nil : ThreadScope.runningContainerPointer(key: runningKey)
             let this = Unmanaged.passUnretained(self).toOpaque()
             // An empty slot already means this container when it is `current` by default: then
             // the slot is left alone (two library calls fewer per top-level resolution).
             if previous != this, previous != nil || !state.pointee.isCurrentByDefault {
-                ThreadScope.setRunningContainerPointer(this)
+                ThreadScope.setRunningContainerPointer(this, key: runningKey)
                 changed = true
                 // Another container mid-resolution on this thread (a child that reached this
                 // parent): this resolution is part of that one, and shares its `Graph` instances.
@@ -613,7 +616,9 @@ extension DIContainer {
         if !state.pointee.pendingActions.isEmpty { state.pointee.pendingActions.removeAll() }
         state.pointee.outer = nil
         if !state.pointee.graphValues.isEmpty { state.pointee.graphValues.removeAll() }
-        if frame.changedRunningContainer { ThreadScope.restoreRunningContainer(frame.previousRunningContainer) }
+        if frame.changedRunningContainer {
+            ThreadScope.restoreRunningContainer(frame.previousRunningContainer, key: runningKey)
+        }
     }
 
     /// The container that keeps the `Graph` instances of the resolution in progress on this

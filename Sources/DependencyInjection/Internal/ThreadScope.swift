@@ -16,6 +16,9 @@ import Dispatch
 /// A task-local cannot serve here: binding one costs an allocation per factory call, while a
 /// factory always runs synchronously on the thread that resolves it, so a thread-specific slot
 /// says precisely "this container is making something right now, on this thread".
+/// A thread-specific data key, named where the platform module is imported.
+@usableFromInline typealias ThreadKey = pthread_key_t
+
 @usableFromInline
 enum ThreadScope {
     @usableFromInline
@@ -43,6 +46,13 @@ enum ThreadScope {
         pthread_getspecific(runningContainerKey)
     }
 
+    /// ``runningContainerPointer``, read with the key a container keeps a copy of (which spares
+    /// the once-only initialization check of ``runningContainerKey`` on the fast paths).
+    @inlinable @inline(__always)
+    static func runningContainerPointer(key: ThreadKey) -> UnsafeMutableRawPointer? {
+        pthread_getspecific(key)
+    }
+
     @usableFromInline
     static func exchangeRunningContainer(_ container: DIContainer?) -> UnsafeMutableRawPointer? {
         let previous = pthread_getspecific(runningContainerKey)
@@ -51,14 +61,18 @@ enum ThreadScope {
         return previous
     }
 
-    /// Makes the container at `pointer` (unretained) the running one.
-    static func setRunningContainerPointer(_ pointer: UnsafeMutableRawPointer) {
-        pthread_setspecific(runningContainerKey, pointer)
+    /// Makes the container at `pointer` (unretained) the running one (`key`: see above).
+    static func setRunningContainerPointer(_ pointer: UnsafeMutableRawPointer, key: ThreadKey) {
+        pthread_setspecific(key, pointer)
     }
 
     @usableFromInline
     static func restoreRunningContainer(_ previous: UnsafeMutableRawPointer?) {
         pthread_setspecific(runningContainerKey, previous)
+    }
+
+    static func restoreRunningContainer(_ previous: UnsafeMutableRawPointer?, key: ThreadKey) {
+        pthread_setspecific(key, previous)
     }
 
     /// The probe this thread reports to while `validate()` runs factories on it.
