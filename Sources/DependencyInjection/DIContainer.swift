@@ -250,8 +250,8 @@ extension DIContainer {
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
         // The static API inside registerDependencies() must reach this container, whatever
         // is bound to the task: make it the running container for the duration.
-        let previous = ThreadScope.exchangeRunningContainer(self)
-        defer { ThreadScope.restoreRunningContainer(previous) }
+        let previous = ThreadScope.exchangeRunningContainer(self, key: runningKey)
+        defer { ThreadScope.setRunningContainerPointer(previous, key: runningKey) }
         registering.registerDependencies()
     }
 }
@@ -525,14 +525,14 @@ extension DIContainer {
     }
 
     func recordDependency(on key: Key) {
-        if let frame = state.pointee.frames.last { frame.root.recordDependency(on: key) }
+        guard let frame = state.pointee.frames.last else { return }
+        frame.unretainedRoot._withUnsafeGuaranteedRef { $0.recordDependency(on: key) }
     }
 
     /// Records `entry`'s slot as a dependency of the step in progress (from the fast paths).
     @usableFromInline
     func recordDependency(on entry: AnyEntry) {
-        guard let frame = state.pointee.frames.last else { return }
-        frame.unretainedRoot._withUnsafeGuaranteedRef { $0.recordDependency(on: entry.key) }
+        recordDependency(on: entry.key)
     }
 
     /// Runs one registration's factory as a step of the resolution path.
@@ -617,7 +617,7 @@ extension DIContainer {
         state.pointee.outer = nil
         if !state.pointee.graphValues.isEmpty { state.pointee.graphValues.removeAll() }
         if frame.changedRunningContainer {
-            ThreadScope.restoreRunningContainer(frame.previousRunningContainer, key: runningKey)
+            ThreadScope.setRunningContainerPointer(frame.previousRunningContainer, key: runningKey)
         }
     }
 
@@ -719,8 +719,8 @@ extension DIContainer {
     public func activate<R>(_ operation: () throws -> R) rethrows -> R {
         // A factory running on this thread would otherwise take precedence over the binding.
         Self.shared.noteTaskBinding()
-        let previous = ThreadScope.exchangeRunningContainer(nil)
-        defer { ThreadScope.restoreRunningContainer(previous) }
+        let previous = ThreadScope.exchangeRunningContainer(nil, key: runningKey)
+        defer { ThreadScope.setRunningContainerPointer(previous, key: runningKey) }
         return try Self.boundContainer.withValue(self, operation: operation)
     }
 

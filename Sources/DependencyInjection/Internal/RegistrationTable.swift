@@ -41,17 +41,6 @@ struct RegistrationTable {
         return hash(typeID) ^ name.hashValue
     }
 
-    /// The entry for an unnamed type.
-    @inlinable @inline(__always)
-    func entry(for typeID: ObjectIdentifier) -> AnyEntry? {
-        var index = Self.hash(typeID) & mask
-        while true {
-            guard let entry = slots[index].entry else { return nil }
-            if slots[index].typeID == typeID && slots[index].name == nil { return entry }
-            index = (index &+ 1) & mask
-        }
-    }
-
     /// The entry for an unnamed type, unretained: for the inlined fast path, which uses it
     /// while the queue is held and the table cannot change (see ``ContainerState/Frame``).
     @inlinable @inline(__always)
@@ -66,7 +55,7 @@ struct RegistrationTable {
 
     @inlinable
     func entry(for key: Key) -> AnyEntry? {
-        guard key.name != nil else { return entry(for: key.typeID) }
+        guard key.name != nil else { return unretainedEntry(for: key.typeID)?.takeUnretainedValue() }
         var index = Self.hash(key.typeID, key.name) & mask
         while true {
             guard let entry = slots[index].entry else { return nil }

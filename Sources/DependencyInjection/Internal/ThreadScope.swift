@@ -10,14 +10,15 @@ import Dispatch
     import Android
 #endif
 
+/// A thread-specific data key, named where the platform module is imported.
+@usableFromInline typealias ThreadKey = pthread_key_t
+
 /// Per-thread state that must follow synchronous work exactly: the container that is running a
 /// factory on this thread, and whether this thread is a validation probe.
 ///
 /// A task-local cannot serve here: binding one costs an allocation per factory call, while a
 /// factory always runs synchronously on the thread that resolves it, so a thread-specific slot
 /// says precisely "this container is making something right now, on this thread".
-/// A thread-specific data key, named where the platform module is imported.
-@usableFromInline typealias ThreadKey = pthread_key_t
 
 @usableFromInline
 enum ThreadScope {
@@ -53,26 +54,17 @@ enum ThreadScope {
         pthread_getspecific(key)
     }
 
-    @usableFromInline
-    static func exchangeRunningContainer(_ container: DIContainer?) -> UnsafeMutableRawPointer? {
-        let previous = pthread_getspecific(runningContainerKey)
-        let next = container.map { Unmanaged.passUnretained($0).toOpaque() }
-        pthread_setspecific(runningContainerKey, next)
-        return previous
-    }
-
-    /// Makes the container at `pointer` (unretained) the running one (`key`: see above).
-    static func setRunningContainerPointer(_ pointer: UnsafeMutableRawPointer, key: ThreadKey) {
+    /// Makes the container at `pointer` (unretained) the running one, or none for `nil`; also
+    /// how a step restores the one it found (`key`: see above).
+    static func setRunningContainerPointer(_ pointer: UnsafeMutableRawPointer?, key: ThreadKey) {
         pthread_setspecific(key, pointer)
     }
 
-    @usableFromInline
-    static func restoreRunningContainer(_ previous: UnsafeMutableRawPointer?) {
-        pthread_setspecific(runningContainerKey, previous)
-    }
-
-    static func restoreRunningContainer(_ previous: UnsafeMutableRawPointer?, key: ThreadKey) {
-        pthread_setspecific(key, previous)
+    /// Makes `container` the running one and returns the one it replaces.
+    static func exchangeRunningContainer(_ container: DIContainer?, key: ThreadKey) -> UnsafeMutableRawPointer? {
+        let previous = pthread_getspecific(key)
+        setRunningContainerPointer(container.map { Unmanaged.passUnretained($0).toOpaque() }, key: key)
+        return previous
     }
 
     /// The probe this thread reports to while `validate()` runs factories on it.
