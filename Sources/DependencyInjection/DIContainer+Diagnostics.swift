@@ -10,51 +10,57 @@ extension DIContainer {
 
     /// Resolves every registration in a throwaway copy and reports what failed.
     ///
-    /// It finds missing dependencies and cycles (with their paths) and errors thrown by
-    /// factories, without touching this container's instances: every factory runs in an
+    /// It finds missing dependencies and cycles (with their paths), errors thrown by factories,
+    /// registrations of function types and factories whose argument types were inferred as
+    /// `Any.Type`, without touching this container's instances: every factory runs in an
     /// isolated copy (fresh instances, the same registrations), on a thread of its own.
-    /// Registrations that need arguments or the main actor are listed as not checked.
+    /// Registrations that need arguments, an actor or `await` are listed as not checked.
     /// The dependencies it sees are recorded here, so ``dependencyGraph()`` shows them all.
     ///
     /// It never crashes the process, even when a non-throwing factory's nested `resolve()`
     /// fails: such a probe reports the failure and parks its thread for good (Swift cannot
     /// unwind through the factory), and validation goes on with a new copy. Cost: your
     /// factories run once each (with their side effects, in the copy), plus one parked
-    /// thread and copy per such failure for the rest of the process. Run it at startup in
-    /// debug builds or in a test, not on a hot path.
+    /// thread per such failure. Run it at startup in debug builds or in a test, not on a hot
+    /// path, and never inside a factory (that traps: the probes need the lock it holds).
     public func validate() -> ValidationReport {
-        let (sources, aliasSlots) = queue.sync { (rootEntries, aliasSlotsByRoot()) }
+        let entries = Resolution.lock.withLock { () -> [(Entry, [Key])] in
+            if Resolution.state.isResolving {
+                fatalError("DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
+            }
+            bootstrapIfNeeded()
+            let aliasSlots = aliasSlotsByEntry()
+            return rootEntries.map { ($0, aliasSlots[ObjectIdentifier($0)] ?? []) }
+        }
         var problems: [ValidationReport.Problem] = []
         var unchecked: [ValidationReport.Unchecked] = []
-        var pending: [(source: any RootRegistration, slots: [Key])] = []
-        for root in sources {
-            if let reason = root.uncheckableReason {
-                unchecked.append(.init(registration: root.key.displayName, reason: reason))
+        var pending: [(entry: Entry, keys: [Key])] = []
+        for (entry, aliases) in entries {
+            if let problem = entry.spec.validationProblem {
+                problems.append(.init(registration: entry.key.displayName, error: problem))
+            } else if let reason = entry.spec.uncheckableReason {
+                unchecked.append(.init(registration: entry.key.displayName, reason: reason))
             } else {
-                pending.append((root, aliasSlots[ObjectIdentifier(root)] ?? []))
+                pending.append((entry, [entry.key] + aliases))
             }
         }
         var validCount = 0
         while !pending.isEmpty {
-            var copies: [ObjectIdentifier: AnyEntry] = [:]
-            let copy = isolatedCopy(roots: &copies)
-            // Each registration is probed through its own slot first, then through its aliases.
-            let plan = pending.map { item in
-                (item, [copies[ObjectIdentifier(item.source)]!] + item.slots.compactMap { copy.entryForProbe($0) })
-            }
-            let probe = ValidationProbe(container: copy, entries: plan.flatMap(\.1))
-            let (outcomes, edges) = probe.run()
+            var copies: [ObjectIdentifier: Entry] = [:]
+            let copy = isolatedCopy(copies: &copies)
+            let outcomes = ValidationProbe(container: copy, keys: pending.flatMap(\.keys)).run()
+            recordEdges(from: copies, of: pending.map(\.entry))
             // A parked probe stops at the registration whose failure it reported: what it did not
             // reach stays pending and gets a new copy and a new thread.
             var next = outcomes.startIndex
             var done = 0
-            for (item, entries) in plan {
-                let results = outcomes[next..<min(next + entries.count, outcomes.endIndex)]
+            for item in pending {
+                let results = outcomes[next..<min(next + item.keys.count, outcomes.endIndex)]
                 next += results.count
-                if let error = results.lazy.compactMap({ if case .failed(let error) = $0 { error } else { nil } }).first
-                {
-                    problems.append(.init(registration: item.source.key.displayName, error: error))
-                } else if results.count == entries.count {
+                let failure = results.lazy.compactMap { if case .failed(let error) = $0 { error } else { nil } }.first
+                if let failure {
+                    problems.append(.init(registration: item.entry.key.displayName, error: failure))
+                } else if results.count == item.keys.count {
                     validCount += 1
                 } else {
                     break
@@ -62,7 +68,6 @@ extension DIContainer {
                 done += 1
             }
             pending.removeFirst(done)
-            recordEdges(edges, copies: copies, sources: sources)
         }
         return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
     }
@@ -75,66 +80,57 @@ extension DIContainer {
     /// An alias that was registered again elsewhere is listed with the registration that
     /// serves it now.
     public var registrations: Registrations {
-        queue.sync {
-            let aliasSlots = aliasSlotsByRoot()
-            return Registrations(
-                rootEntries.map { root in
-                    let info = root.info
-                    let servedAliases = Set((aliasSlots[ObjectIdentifier(root)] ?? []).map(\.typeName))
-                    return RegistrationInfo(
-                        typeName: info.typeName, name: info.name, lifetime: info.lifetime,
-                        aliases: info.aliases.filter(servedAliases.contains), argumentTypes: info.argumentTypes,
-                        isMainActor: info.isMainActor, isEager: info.isEager, fileID: info.fileID, line: info.line)
-                })
+        Resolution.lock.withLock {
+            let aliasSlots = aliasSlotsByEntry()
+            return Registrations(rootEntries.map { $0.spec.info(servedAliases: aliasSlots[ObjectIdentifier($0)] ?? []) })
         }
     }
 
     /// Graphviz DOT text of who depends on whom: a node per registration (type, name,
     /// lifetime), an edge from a service to each dependency its factory resolved.
     ///
-    ///     try DIContainer.shared.dependencyGraph().write(to: "graph.dot")   // then: dot -Tsvg graph.dot
+    ///     let dot = DIContainer.shared.dependencyGraph()   // then: dot -Tsvg graph.dot
     ///
     /// Edges are recorded while resolving, so the graph shows what has been resolved so far;
-    /// ``validate()-swift.method`` resolves everything and so fills it in. A dependency that is not
-    /// registered is drawn dashed.
+    /// ``validate()-swift.method`` resolves everything and so fills it in. An edge to an alias
+    /// points at the registration that serves it; one to `T?` points at `T`. A dependency that
+    /// is not registered is drawn dashed.
     public func dependencyGraph() -> String {
-        queue.sync {
-            let roots = rootEntries
-            let aliasSlots = aliasSlotsByRoot()
+        Resolution.lock.withLock {
+            let aliasSlots = aliasSlotsByEntry()
             var ids: [ObjectIdentifier: String] = [:]
             var lines = [
                 "digraph DependencyInjection {",
                 "    rankdir=LR;",
                 "    node [shape=box, style=rounded, fontname=\"Helvetica\"];",
             ]
-            func node(for root: any RootRegistration, external: Bool) -> String {
-                if let id = ids[ObjectIdentifier(root)] { return id }
+            func node(for entry: Entry, external: Bool) -> String {
+                if let id = ids[ObjectIdentifier(entry)] { return id }
                 let id = "n\(ids.count + 1)"
-                ids[ObjectIdentifier(root)] = id
-                let info = root.info
-                var label = [root.key.displayName, "\(info.lifetime)"]
-                let aliases = (aliasSlots[ObjectIdentifier(root)] ?? []).map(\.typeName)
+                ids[ObjectIdentifier(entry)] = id
+                var label = [entry.key.displayName, "\(entry.lifetime)"]
+                let aliases = (aliasSlots[ObjectIdentifier(entry)] ?? []).map(\.typeName)
                 if !aliases.isEmpty { label.append("as " + aliases.joined(separator: ", ")) }
                 if external { label.append("(parent container)") }
                 lines.append("    \(id) [label=\(Self.dotString(label.joined(separator: "\n")))];")
                 return id
             }
-            for root in roots { _ = node(for: root, external: false) }
+            let roots = rootEntries
+            for entry in roots { _ = node(for: entry, external: false) }
             var missing: [Key: String] = [:]
-            for root in roots {
-                let from = node(for: root, external: false)
-                for dependency in root.dependencies {
+            for entry in roots {
+                let from = node(for: entry, external: false)
+                for dependency in entry.dependencies {
                     let to: String
-                    if let (owner, entry) = lookupEntry(dependency) {
-                        to = node(for: entry.root, external: owner !== self)
+                    if let (owner, slot) = lookup(dependency) {
+                        to = node(for: slot.entry, external: owner !== self)
                     } else if let id = missing[dependency] {
                         to = id
                     } else {
                         to = "m\(missing.count + 1)"
                         missing[dependency] = to
-                        lines.append(
-                            "    \(to) [label=\(Self.dotString(dependency.displayName + "\nnot registered")), style=\"rounded,dashed\"];"
-                        )
+                        let label = Self.dotString(dependency.displayName + "\nnot registered")
+                        lines.append("    \(to) [label=\(label), style=\"rounded,dashed\"];")
                     }
                     lines.append("    \(from) -> \(to);")
                 }
@@ -146,61 +142,35 @@ extension DIContainer {
 }
 
 extension DIContainer {
-    /// This container's root registrations, in registration order. Called with the queue held.
-    var rootEntries: [any RootRegistration] {
+    /// This container's registrations, in registration order. Lock held.
+    private var rootEntries: [Entry] {
         var seen = Set<ObjectIdentifier>()
-        var roots: [any RootRegistration] = []
-        for entry in state.pointee.table.entries where seen.insert(ObjectIdentifier(entry.root)).inserted {
-            roots.append(entry.root)
-        }
-        return roots.sorted { $0.sequence < $1.sequence }
+        return slots.values.map(\.entry).filter { seen.insert(ObjectIdentifier($0)).inserted }
+            .sorted { $0.sequence < $1.sequence }
     }
 
-    /// For each root registration (by identity), the alias slots (not its own) it serves in this
-    /// container, in the order its aliases were registered. One pass over the table. Queue held.
-    func aliasSlotsByRoot() -> [ObjectIdentifier: [Key]] {
-        var served: [ObjectIdentifier: (root: any RootRegistration, keys: [Key])] = [:]
-        for entry in state.pointee.table.entries where entry.root !== entry {
-            served[ObjectIdentifier(entry.root), default: (entry.root, [])].keys.append(entry.key)
+    /// For each entry, the alias slots (not its own) it serves in this container, in the order
+    /// its aliases were registered. Lock held.
+    private func aliasSlotsByEntry() -> [ObjectIdentifier: [Key]] {
+        var served: [ObjectIdentifier: (entry: Entry, keys: [Key])] = [:]
+        for slot in slots.values {
+            guard let alias = slot.alias else { continue }
+            served[ObjectIdentifier(slot.entry), default: (slot.entry, [])].keys.append(
+                Key(alias.type, name: slot.entry.spec.name))
         }
-        return served.mapValues { root, keys in
-            guard keys.count > 1 else { return keys }
-            let order = root.aliasTypes.map { ObjectIdentifier($0) }
+        return served.mapValues { entry, keys in
+            let order = entry.spec.aliases.map { ObjectIdentifier($0.type) }
             return keys.sorted { (order.firstIndex(of: $0.typeID) ?? 0) < (order.firstIndex(of: $1.typeID) ?? 0) }
         }
     }
 
-    func entryForProbe(_ key: Key) -> AnyEntry? {
-        queue.sync { state.pointee.table.entry(for: key) }
-    }
-
-    /// The entry for `key` here or in an ancestor, with its owner. Queue held.
-    func lookupEntry(_ key: Key) -> (DIContainer, AnyEntry)? {
-        var container: DIContainer? = self
-        while let candidate = container {
-            let entry =
-                candidate === self
-                ? state.pointee.table.entry(for: key)
-                : candidate.queue.sync { candidate.state.pointee.table.entry(for: key) }
-            if let entry { return (candidate, entry) }
-            container = candidate.parent
-        }
-        return nil
-    }
-
-    /// Copies dependencies a probe recorded in a copy back to this container's registrations.
-    private func recordEdges(
-        _ edges: [(root: any RootRegistration, dependencies: [Key])], copies: [ObjectIdentifier: AnyEntry],
-        sources: [any RootRegistration]
-    ) {
-        var sourceOfCopy: [ObjectIdentifier: any RootRegistration] = [:]
-        for source in sources {
-            if let copy = copies[ObjectIdentifier(source)] { sourceOfCopy[ObjectIdentifier(copy)] = source }
-        }
-        queue.sync {
-            for (root, dependencies) in edges {
-                guard let source = sourceOfCopy[ObjectIdentifier(root)] else { continue }
-                for dependency in dependencies { source.recordDependency(on: dependency) }
+    /// Copies the edges a probe recorded in the copies back to the source entries.
+    private func recordEdges(from copies: [ObjectIdentifier: Entry], of sources: [Entry]) {
+        Resolution.lock.withLock {
+            for source in sources {
+                for dependency in copies[ObjectIdentifier(source)]?.dependencies ?? [] {
+                    source.recordDependency(on: dependency)
+                }
             }
         }
     }
@@ -216,5 +186,41 @@ extension DIContainer {
             }
         }
         return "\"\(escaped)\""
+    }
+}
+
+extension RegistrationSpec {
+    /// What this registration says, for listings; `servedAliases` are the alias slots it still serves.
+    func info(servedAliases: [Key]) -> RegistrationInfo {
+        let served = Set(servedAliases.map(\.typeID))
+        return RegistrationInfo(
+            typeName: TypeName.of(type), name: name, lifetime: lifetime,
+            aliases: aliases.filter { served.contains(ObjectIdentifier($0.type)) }.map { TypeName.of($0.type) },
+            argumentTypes: factory.takesArguments ? [String(Factory.describeArguments(factory.argumentType).dropFirst().dropLast())] : [],
+            isMainActor: { if case .mainActor = factory.isolation { true } else { false } }(),
+            isEager: isEager, fileID: fileID, line: line)
+    }
+
+    /// Why `validate()` cannot resolve it alone, if it cannot.
+    var uncheckableReason: String? {
+        if factory.takesArguments { return "it needs arguments \(Factory.describeArguments(factory.argumentType))" }
+        switch factory.isolation {
+        case .none: break
+        case .mainActor: return "its factory runs on the main actor"
+        case .globalActor(_, let name): return "its factory runs on \(name)"
+        }
+        return factory.isAsync ? "its factory is async (prepare() makes it)" : nil
+    }
+
+    /// A registration that can never be resolved as meant: a function type as the service, or
+    /// an argument inferred as a metatype (`New { _, id in … "\(id)" }` infers `Any.Type`).
+    var validationProblem: ResolutionError? {
+        if Conformance.isFunction(type) {
+            return ResolutionError(reason: .functionRegistered, key: key)
+        }
+        if factory.takesArguments, Factory.describeArguments(factory.argumentType).contains(".Type") {
+            return ResolutionError(reason: .argumentInferredAsMetatype(Factory.describeArguments(factory.argumentType)), key: key)
+        }
+        return nil
     }
 }

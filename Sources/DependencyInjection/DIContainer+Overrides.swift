@@ -48,7 +48,8 @@ extension DIContainer {
     }
 
     private func overriddenCopy(_ overrides: () -> Module) -> DIContainer {
-        let copy = isolatedCopy()
+        var copies: [ObjectIdentifier: Entry] = [:]
+        let copy = isolatedCopy(copies: &copies)
         copy.register(overrides())
         return copy
     }

@@ -109,7 +109,7 @@ private final class Mixed {
         #expect(error.reason == .argumentMismatch(expected: "(String)", received: "(Int)"))
         #expect(
             error.description.hasPrefix(
-                "Wrong arguments for 'ConcreteViewModel' (name: nil): expected (String), received (Int)."))
+                "Wrong arguments for 'ConcreteViewModel': expected (String), received (Int)."))
     }
 
     @Test func wrongArgumentCountNamesExpectedAndReceived() throws {

@@ -70,9 +70,9 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(error.path == ["Router"])
         #expect(
             error.description == """
-                No registration for 'Router' (name: nil).
+                No registration for 'Router'.
                 Registered types that conform: 'RouterImpl'.
-                To fix, register it: DIContainer.register { Shared(RouterImpl() as Router) }
+                To fix, register it: container.register { Shared(RouterImpl.init, as: Router.self) }
                 """)
         #expect(Snapshot(container) == before)
     }
@@ -88,10 +88,10 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(error.path == ["CheckoutFlow", "PaymentService", "Router"])
         #expect(
             error.description == """
-                No registration for 'Router' (name: nil).
+                No registration for 'Router'.
                 Resolution path: CheckoutFlow -> PaymentService -> Router
                 Registered types that conform: 'RouterImpl'.
-                To fix, register it: DIContainer.register { Shared(RouterImpl() as Router) }
+                To fix, register it: container.register { Shared(RouterImpl.init, as: Router.self) }
                 """)
         #expect(Snapshot(container) == before)
         // Nothing half-made was kept: once the dependency exists, the chain resolves.
@@ -108,7 +108,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(tooMany.reason == .argumentMismatch(expected: "(String)", received: "(String, Int)"))
         #expect(
             tooMany.description == """
-                Wrong arguments for 'ViewModelProtocol' (name: nil): expected (String), received (String, Int).
+                Wrong arguments for 'ViewModelProtocol': expected (String), received (String, Int).
                 To fix, pass arguments of the registered types (String): DIContainer.resolve(ViewModelProtocol.self) { … }.
                 """)
 
@@ -118,7 +118,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         let unexpected = try #require(failure { _ = try container.tryResolve(Engine.self) { 42 } })
         #expect(
             unexpected.description == """
-                Wrong arguments for 'Engine' (name: nil): expected no arguments, received (Int).
+                Wrong arguments for 'Engine': expected no arguments, received (Int).
                 To fix, resolve it without arguments: DIContainer.resolve(Engine.self).
                 """)
         #expect(Snapshot(container) == before)
@@ -133,7 +133,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(error.reason == .argumentMismatch(expected: "(String)", received: "(Int)"))
         #expect(
             error.description == """
-                Wrong arguments for 'ViewModelProtocol' (name: nil): expected (String), received (Int).
+                Wrong arguments for 'ViewModelProtocol': expected (String), received (Int).
                 To fix, pass arguments of the registered types (String): DIContainer.resolve(ViewModelProtocol.self) { … }.
                 """)
         #expect(Snapshot(container) == before)
@@ -212,7 +212,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(error.reason == .mutationDuringResolution(operation: "register"))
         #expect(
             error.description == """
-                register() was called on a container while it was resolving 'Session' (name: nil).
+                register() was called on a container while it was resolving 'Session'.
                 To fix, register, reset or release instances before or after resolving, not inside a factory, onResolve or an initializer it runs.
                 """)
         #expect(Snapshot(container) == before)
@@ -274,7 +274,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(error?.reason == .mainActorRequired)
         #expect(
             error?.description == """
-                'MainActorModel' (name: nil) is made by a @MainActor factory and was resolved off the main actor.
+                'MainActorModel' is made by a @MainActor factory and was resolved off the main actor.
                 To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor.
                 """)
         // Nothing was made; on the main actor it resolves, once.
@@ -298,12 +298,12 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
                 No registration for 'Store' (name: "replica").
                 Registered names for 'Store': "cache", "primary".
                 Registered types that conform: 'MemoryStore', 'PostgresStore'.
-                To fix, register it: DIContainer.register { Shared(MemoryStore() as Store).named("replica") }
+                To fix, register it: container.register { Shared(MemoryStore.init, as: Store.self).named("replica") }
                 """)
         let unnamed = try #require(failure { _ = try container.tryResolve(Store.self) })
         #expect(
             unnamed.description.hasPrefix(
-                "No registration for 'Store' (name: nil).\nRegistered names for 'Store': \"cache\", \"primary\"."))
+                "No registration for 'Store'.\nRegistered names for 'Store': \"cache\", \"primary\"."))
         #expect(Snapshot(container) == before)
         #expect(container.resolve(Store.self, name: "primary").kind == "postgres")
     }
@@ -317,7 +317,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(error.underlyingError is Offline)
         #expect(
             error.description == """
-                The factory for 'Session' (name: nil) threw an error: Offline().
+                The factory for 'Session' threw an error: Offline().
                 To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it).
                 """)
         #expect(Snapshot(container) == before)
@@ -330,7 +330,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         let error = try #require(failure { _ = try container.tryResolve(Point.self) })
         #expect(
             error.description == """
-                'Point' (name: nil) is registered as Weak, but its factory made 'Point', which is not a class instance.
+                'Point' is registered as Weak, but its factory made 'Point', which is not a class instance.
                 To fix, register it as Shared or New, or make the factory return a class instance.
                 """)
         #expect(Snapshot(container) == before)

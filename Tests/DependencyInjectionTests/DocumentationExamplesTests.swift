@@ -289,7 +289,7 @@ extension DocumentationExamples {
                 }
                 #expect(
                     mismatch.description.hasPrefix(
-                        "Wrong arguments for 'ViewModelProtocol' (name: nil): expected (String), received (Int)."))
+                        "Wrong arguments for 'ViewModelProtocol': expected (String), received (Int)."))
 
                 DIContainer.register {
                     Shared { _, region in Catalog(region: region) }
@@ -338,7 +338,7 @@ extension DocumentationExamples {
                     #expect(error.path == ["CheckoutScreen", "PaymentService", "Router"])
                     #expect(
                         error.description.hasPrefix(
-                            "No registration for 'Router' (name: nil).\n"
+                            "No registration for 'Router'.\n"
                                 + "Resolution path: CheckoutScreen -> PaymentService -> Router\n"))
                     #expect(error.description.contains("To fix, register it: DIContainer.register {"))
                 }
@@ -354,7 +354,7 @@ extension DocumentationExamples {
                     #expect(error.reason == .factoryFailed)
                     #expect(
                         error.description.hasPrefix(
-                            "The factory for 'AppConfiguration' (name: nil) threw an error: Offline()."))
+                            "The factory for 'AppConfiguration' threw an error: Offline()."))
                     #expect(error.path == ["Router", "AppConfiguration"])
                     #expect(error.underlyingError is Offline)
                 }

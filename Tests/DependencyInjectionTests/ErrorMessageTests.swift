@@ -55,10 +55,9 @@ private func registerCycle(in box: DIContainer) {
         #expect(error.path == ["CheckoutScreen", "PaymentService", "PaymentGateway"])
         #expect(
             error.description == """
-                No registration for 'PaymentGateway' (name: nil).
+                No registration for 'PaymentGateway'.
                 Resolution path: CheckoutScreen -> PaymentService -> PaymentGateway
-                Registered types that conform: none.
-                To fix, register it: DIContainer.register { Shared(PaymentGatewayImpl() as PaymentGateway) }
+                To fix, register it: container.register { Shared(<#instance#> as PaymentGateway) }
                 """)
     }
 
@@ -75,7 +74,7 @@ private func registerCycle(in box: DIContainer) {
                 No registration for 'Store' (name: "tape").
                 Registered names for 'Store': "cache", "primary".
                 Registered types that conform: 'MemoryStore', 'PostgresStore'.
-                To fix, register it: DIContainer.register { Shared(MemoryStore() as Store).named("tape") }
+                To fix, register it: container.register { Shared(MemoryStore.init, as: Store.self).named("tape") }
                 """)
     }
 
@@ -96,7 +95,7 @@ private func registerCycle(in box: DIContainer) {
         #expect(error.underlyingError is F.Offline)
         #expect(
             error.description == """
-                The factory for 'PaymentService' (name: nil) threw an error: Offline().
+                The factory for 'PaymentService' threw an error: Offline().
                 To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it).
                 """)
     }

@@ -106,13 +106,13 @@ struct TrapRun {
 
     @Test func missingRegistrationTrapNamesTypeAndHowToFix() throws {
         let message = try #require(try TrapRun.run("missingRegistration").trapMessage)
-        #expect(message.hasPrefix("No registration for 'Router' (name: nil).\n"))
-        #expect(message.contains("To fix, register it: DIContainer.register { Shared("))
+        #expect(message.hasPrefix("No registration for 'Router'.\n"))
+        #expect(message.contains("To fix, register it: container.register { Shared("))
     }
 
     @Test func plainFactoryTrapCarriesTheWholePath() throws {
         let message = try #require(try TrapRun.run("missingNestedDependencyInPlainFactory").trapMessage)
-        #expect(message.hasPrefix("No registration for 'AppConfiguration' (name: nil).\n"))
+        #expect(message.hasPrefix("No registration for 'AppConfiguration'.\n"))
         #expect(message.contains("Resolution path: RouterImpl -> AppConfiguration\n"))
     }
 
@@ -123,7 +123,7 @@ struct TrapRun {
 
     @Test func argumentTrapNamesExpectedAndReceivedTypes() throws {
         let message = try #require(try TrapRun.run("argumentTypeMismatch").trapMessage)
-        #expect(message.hasPrefix("Wrong arguments for 'ViewModel' (name: nil): expected (String), received (Int)."))
+        #expect(message.hasPrefix("Wrong arguments for 'ViewModel': expected (String), received (Int)."))
     }
 
     @Test func aliasTrapNamesBothTypes() throws {
@@ -137,7 +137,7 @@ struct TrapRun {
         #expect(run.trapped)
         let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
         #expect(
-            message.hasPrefix("\(operation)() was called on a container while it was resolving 'Engine' (name: nil)."))
+            message.hasPrefix("\(operation)() was called on a container while it was resolving 'Engine'."))
     }
 
     @Test func resolverKeptPastItsContainerTrapsWithAMessage() throws {
@@ -159,6 +159,6 @@ struct TrapRun {
         let message = try #require(try TrapRun.run("mainActorFactoryOffTheMainActor").trapMessage)
         #expect(
             message.hasPrefix(
-                "'ProfileModel' (name: nil) is made by a @MainActor factory and was resolved off the main actor."))
+                "'ProfileModel' is made by a @MainActor factory and was resolved off the main actor."))
     }
 }

@@ -1,45 +1,59 @@
-/// Answers "is `Impl` a `Target`?" from types alone, without making an instance.
-///
-/// Inside generic code `Impl.self is Target.Type` only sees subclassing: for a protocol `P`,
-/// `Target.Type` is the protocol's own metatype `(any P).Type`, which no concrete type inhabits.
-/// The question needs the existential metatype `any P.Type`, which Swift cannot spell for a
-/// generic `Target`; the runtime can build it from the mangled name (`…Xp`), after which an
-/// ordinary dynamic cast performs the conformance check, compositions and class bounds included.
-///
-/// The answer is `nil` for an existential the runtime cannot rebuild from its mangled name: a
-/// `private` or `fileprivate` protocol (its name carries an address-based context that
-/// `_typeByName` does not resolve) or a parameterized one (`any Sequence<Int>`). Callers then
-/// rely on the cast made once an instance exists.
+/// Answers questions about types without making an instance.
 enum Conformance {
-    static func isSubtype<Impl, Target>(_ impl: Impl.Type, of target: Target.Type) -> Bool? {
-        if Impl.self == Target.self || Impl.self is Target.Type { return true }
-        guard let mangled = _mangledTypeName(Target.self) else { return nil }
+    /// Whether `Impl` is a `Target`: a subclass, the same type, or a conforming type of a protocol.
+    ///
+    /// Inside generic code `Impl.self is Target.Type` only sees subclassing: for a protocol `P`,
+    /// `Target.Type` is the protocol's own metatype `(any P).Type`, which no concrete type
+    /// inhabits. The question needs the existential metatype `any P.Type`, which Swift cannot
+    /// spell for a generic `Target`; the runtime builds it from the mangled name (`…Xp`), and an
+    /// ordinary dynamic cast then checks conformance, compositions and class bounds included.
+    ///
+    /// `nil` for an existential the runtime cannot rebuild from its name (a `private` protocol,
+    /// a parameterized one): callers then rely on the cast made once an instance exists.
+    static func isSubtype(_ impl: any Any.Type, of target: any Any.Type) -> Bool? {
+        if impl == target || isKind(impl, of: target) { return true }
+        guard let mangled = _mangledTypeName(target) else { return nil }
         guard let existentialMetatype = _typeByName(mangled + "Xp") else {
             // Not an existential (a struct or an unrelated class): the checks above were complete.
-            return isExistential(mangled) ? nil : false
+            return isExistential(target) ? nil : false
         }
-        func isInstance<Metatype>(of _: Metatype.Type) -> Bool { (Impl.self as Any) is Metatype }
+        func isInstance<Metatype>(of _: Metatype.Type) -> Bool { (impl as Any) is Metatype }
         return _openExistential(existentialMetatype, do: isInstance)
     }
 
-    /// Whether a mangled type name denotes an existential: protocols and compositions end in `p`,
-    /// class-bound ones in `Xl`, ones with a superclass in `Xc`, parameterized ones in `XP`;
-    /// nominal types end in `C`, `V`, `O` or, with generic arguments, `G`.
-    private static func isExistential(_ mangled: String) -> Bool {
-        mangled.hasSuffix("p") || mangled.hasSuffix("Xl") || mangled.hasSuffix("Xc") || mangled.hasSuffix("XP")
+    /// `impl is Target.Type` for a target held as a value (true for subclasses).
+    private static func isKind(_ impl: any Any.Type, of target: any Any.Type) -> Bool {
+        func check<Target>(_: Target.Type) -> Bool { impl is Target.Type }
+        return _openExistential(target, do: check)
     }
 
-    /// Same question for a type held as a value.
-    static func isSubtype<Target>(_ impl: any Any.Type, of target: Target.Type) -> Bool? {
-        func open<Impl>(_ type: Impl.Type) -> Bool? { isSubtype(Impl.self, of: Target.self) }
-        return _openExistential(impl, do: open)
+    /// Whether `type` is an existential (`any P`, a composition, `AnyObject`): mangled names of
+    /// protocols and compositions end in `p`, class-bound ones in `Xl`, ones with a superclass
+    /// in `Xc`, parameterized ones in `XP`; nominal types end in `C`, `V`, `O` or `G`.
+    static func isExistential(_ type: any Any.Type) -> Bool {
+        guard let mangled = _mangledTypeName(type) else { return false }
+        return mangled.hasSuffix("p") || mangled.hasSuffix("Xl") || mangled.hasSuffix("Xc")
+            || mangled.hasSuffix("XP")
     }
 
-    /// Whether `type` is an `Optional`, without a protocol-conformance lookup (which scans the
-    /// conformance tables, hundreds of nanoseconds, on every registration).
-    static func isOptional(_ type: any Any.Type) -> Bool {
-        // The first word of a type's metadata is its kind; 0x202 is `Optional`'s in Swift's
-        // stable ABI. A class's first word is a kind of 0 or an isa pointer, never 0x202.
-        unsafeBitCast(type, to: UnsafePointer<UInt>.self).pointee == 0x202
+    /// Whether `type` is a function type (`(A) -> B`, `@Sendable () async -> C`, …).
+    static func isFunction(_ type: any Any.Type) -> Bool {
+        // `String(describing:)` spells every function type with its arrow, and no other type's
+        // name has one outside generic arguments, which come in angle brackets.
+        var depth = 0
+        var previous: Character = " "
+        for character in TypeName.of(type) {
+            switch character {
+            case "<": depth += 1
+            case ">" where previous == "-": if depth == 0 { return true }
+            case ">": depth -= 1
+            default: break
+            }
+            previous = character
+        }
+        return false
     }
+
+    /// Whether `type` is a class.
+    static func isClass(_ type: any Any.Type) -> Bool { type is AnyObject.Type }
 }

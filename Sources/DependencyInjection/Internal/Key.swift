@@ -1,24 +1,20 @@
 /// Identifies one registration slot: a type and an optional name.
-@usableFromInline
 struct Key: Hashable, Sendable {
-    @usableFromInline let typeID: ObjectIdentifier
-    @usableFromInline let name: String?
-    /// The type itself, kept for messages and listings; identity is `typeID`.
-    @usableFromInline let type: any Any.Type
+    let typeID: ObjectIdentifier
+    let name: String?
+    /// The type itself, for messages and listings; identity is `typeID`.
+    let type: any Any.Type
 
-    @inlinable
-    init<T>(_ type: T.Type, name: String?) {
+    init(_ type: any Any.Type, name: String?) {
         self.typeID = ObjectIdentifier(type)
         self.name = name
         self.type = type
     }
 
-    @inlinable
     static func == (lhs: Key, rhs: Key) -> Bool {
         lhs.typeID == rhs.typeID && lhs.name == rhs.name
     }
 
-    @inlinable
     func hash(into hasher: inout Hasher) {
         hasher.combine(typeID)
         hasher.combine(name)

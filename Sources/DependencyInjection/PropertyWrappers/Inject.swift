@@ -13,7 +13,6 @@ public struct Inject<Value> {
     public let wrappedValue: Value
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
-    @inlinable
     public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }
@@ -33,7 +32,6 @@ public struct MutableInject<Value> {
     public var wrappedValue: Value
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
-    @inlinable
     public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }

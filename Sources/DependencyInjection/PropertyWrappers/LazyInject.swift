@@ -3,6 +3,7 @@
 ///     final class Screen {
 ///         @LazyInject var config: AppConfiguration
 ///     }
+///     screen.$config.isResolved   // false until `config` is first read
 ///
 /// It resolves from the container that was ``DIContainer/current`` when the enclosing object
 /// was initialized (so an object made inside `activate` or `withOverrides` keeps using that
@@ -20,18 +21,28 @@ public struct LazyInject<Value> {
     public var wrappedValue: Value {
         storage.value
     }
+
+    /// What `$property` gives: whether it resolved yet, and resolving again.
+    public var projectedValue: LazyInjection<Value> {
+        LazyInjection(storage: storage)
+    }
 }
 
 extension LazyInject: Sendable where Value: Sendable {}
 
 /// Like ``LazyInject``, but settable: a value set before the first access means nothing is resolved.
 ///
-///     final class Screen {
+///     struct Screen {
 ///         @MutableLazyInject var cache: Cache
 ///     }
+///     var screen = Screen()
+///     screen.cache = MemoryCache()
+///
+/// A value type: setting needs a `var`, and a copy that is set is independent of the others.
+/// Copies made before the first access share that first resolution.
 @propertyWrapper
 public struct MutableLazyInject<Value> {
-    let storage: LazyStorage<Value>
+    private var storage: LazyStorage<Value>
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
     public init(name: String? = nil) {
@@ -41,54 +52,89 @@ public struct MutableLazyInject<Value> {
     /// The dependency, resolved on first access unless a value was set before.
     public var wrappedValue: Value {
         get { storage.value }
-        nonmutating set { storage.value = newValue }
+        set {
+            // Copy on write: copies of the enclosing value stay independent.
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            storage.value = newValue
+        }
+    }
+
+    /// What `$property` gives: whether it resolved (or was set) yet, and resolving again.
+    public var projectedValue: LazyInjection<Value> {
+        LazyInjection(storage: storage)
     }
 }
 
 extension MutableLazyInject: Sendable where Value: Sendable {}
 
-/// The once-only storage behind the lazy wrappers.
+/// The projected value of ``LazyInject`` and ``MutableLazyInject``: `$config`.
 ///
-/// `resolved` is read and written only while `queue` is held: the queue of the container that
-/// was current at initialization, the same (reentrant) lock its resolution takes, so the first
-/// resolution happens exactly once and a factory may access lazy properties without lock-order
-/// deadlocks. The queue is kept even if that container is released (it references nothing).
+///     if screen.$config.isResolved { … }
+///     screen.$config.resolvedOrNil      // the value, without resolving it
+///     screen.$config.reset()            // the next access resolves again
+public struct LazyInjection<Value> {
+    let storage: LazyStorage<Value>
+
+    /// Whether the dependency was resolved (or set) already.
+    public var isResolved: Bool { storage.current != nil }
+
+    /// The dependency if it was resolved (or set) already; `nil` without resolving it otherwise.
+    public var resolvedOrNil: Value? { storage.current }
+
+    /// Forgets the value, so the next access resolves again (a `New` registration then makes a
+    /// new instance; a `Shared` one returns the container's instance).
+    public func reset() { storage.reset() }
+}
+
+extension LazyInjection: Sendable where Value: Sendable {}
+
+/// The once-only storage behind the lazy wrappers.
 final class LazyStorage<Value>: @unchecked Sendable {
+    // Unchecked: `resolved` is read and written only with `Resolution.lock` held, the lock the
+    // resolution itself takes, so the first resolution happens exactly once.
     // Weak: an instance the container keeps must not keep the container alive through this.
     private weak var container: DIContainer?
-    private let queue: ReentrantQueue
     private let name: String?
     private var resolved: Value?
 
     init(name: String?) {
-        let container = DIContainer.current
-        self.container = container
-        self.queue = container.queue
+        container = DIContainer.current
         self.name = name
+    }
+
+    private init(container: DIContainer?, name: String?, resolved: Value?) {
+        self.container = container
+        self.name = name
+        self.resolved = resolved
+    }
+
+    func copy() -> LazyStorage {
+        Resolution.lock.withLock { LazyStorage(container: container, name: name, resolved: resolved) }
     }
 
     var value: Value {
         get {
-            let kept = queue.sync { () -> Value? in
+            Resolution.lock.withLock {
                 if let resolved { return resolved }
-                guard let container else { return nil }
-                let value = container.resolve(Value.self, name: name)
-                resolved = value
-                return value
-            }
-            if let kept { return kept }
-            // The container is gone: resolve from the current one without holding the old queue
-            // (holding it while taking another container's lock could invert the lock order),
-            // then keep whichever value was stored first.
-            let value = DIContainer.current.resolve(Value.self, name: name)
-            return queue.sync {
-                if let resolved { return resolved }
+                // The container is gone: resolve from the current one.
+                let source = container ?? DIContainer.currentLocked
+                let value: Value = source.resolveOrFail(Key(Value.self, name: name), .none)
                 resolved = value
                 return value
             }
         }
         set {
-            queue.sync { resolved = newValue }
+            Resolution.lock.withLock { resolved = newValue }
         }
+    }
+
+    var current: Value? { Resolution.lock.withLock { resolved } }
+
+    func reset() {
+        let old = Resolution.lock.withLock { () -> Value? in
+            defer { resolved = nil }
+            return resolved
+        }
+        withExtendedLifetime(old) {}
     }
 }

@@ -11,13 +11,13 @@
 ///     }
 ///
 /// A module is an immutable value, so it can be a global or a static property (it is
-/// `Sendable`). Its factories run under the lock of the container that resolves them; a module
-/// registered in several containers may run one factory in two containers at once, so a
-/// factory should not mutate state it captures without synchronizing it.
+/// `Sendable`). Registered in several containers, its synchronous factories still never run
+/// concurrently with themselves: every one runs under the library's resolution lock.
 public struct Module: @unchecked Sendable {
-    var plans: [any RegistrationPlan]
+    // Unchecked for the same reason as `Registration`.
+    var plans: [RegistrationSpec]
 
-    init(plans: [any RegistrationPlan]) {
+    init(plans: [RegistrationSpec]) {
         self.plans = plans
     }
 
@@ -28,7 +28,7 @@ public struct Module: @unchecked Sendable {
 
     /// A module of one registration.
     public init<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        self.init(plans: [registration])
+        self.init(plans: [registration.spec])
     }
 }
 

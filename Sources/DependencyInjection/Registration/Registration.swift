@@ -5,58 +5,37 @@
 ///     DIContainer.register {
 ///         Shared(AppConfigurationImpl() as AppConfiguration)          // an expression, made lazily
 ///         Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self) // an initializer, with aliases
+///         Shared(Checkout.init)                                       // autowired: parameters resolved
 ///         Shared { resolve in RouterImpl(config: resolve()) }           // a resolver closure
 ///         New { _, id in ConcreteViewModel(id: id) as ViewModelProtocol } // a factory with arguments
 ///     }
 ///
 /// Registering again for a type, or for one of its aliases, replaces that one slot.
 ///
-/// A registration is an immutable value and `Sendable`, like ``Module``: its factory runs under
-/// the lock of the container that resolves it, whatever the factory captures.
+/// A registration is an immutable value and `Sendable`, like ``Module``: its synchronous
+/// factory and `onResolve` actions only ever run under the library's resolution lock, so the
+/// same closure never runs concurrently with itself, even in several containers at once.
 public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
-    /// Everything but the lifetime (which is `Scope`'s). Its only stored property, so that
-    /// registering moves it whole into the root entry: generic code (a registration written in a
-    /// generic function) then never copies or destroys a registration, which would cost a
-    /// runtime metadata lookup each time.
-    @usableFromInline var core: RegistrationCore<Value>
+    var spec: RegistrationSpec
 
-    @inlinable @inline(__always)
-    init(
-        factory: Factory<Value>, aliases: [AliasInstaller], fileID: String, line: Int
+    init<each Alias>(
+        _ factory: Factory, aliases: repeat (each Alias).Type, fileID: String, line: Int
     ) {
-        core = RegistrationCore(factory: factory, aliases: aliases, fileID: fileID, line: line)
-    }
-
-    /// Registers the value of an expression, evaluated when an instance is needed.
-    ///
-    ///     Shared(RouterImpl() as Router)
-    ///     Shared(Engine(), as: Motor.self)
-    @_disfavoredOverload
-    // Inlined even into generic code: calling an initializer of a generic type costs the caller a
-    // runtime metadata lookup for `Registration<Value, Scope>`.
-    @inlinable @inline(__always)
-    public init<each Alias>(
-        _ make: @autoclosure @escaping () -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line
-    ) {
-        self.init(
-            factory: .simple(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID,
-            line: line)
+        var list: [AliasSpec] = []
+        repeat list.append(AliasSpec(Value.self, as: (each Alias).self))
+        spec = RegistrationSpec(
+            type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: list,
+            weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line)
     }
 
     /// Registers a function without parameters, typically an initializer.
     ///
     ///     Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
-    // Inlined even into generic code: calling an initializer of a generic type costs the caller a
-    // runtime metadata lookup for `Registration<Value, Scope>`.
-    @inlinable @inline(__always)
     public init<each Alias>(
         _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(
-            factory: .simple(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID,
-            line: line)
+        self.init(Factory(.sync { _, _ in Box(value: make()) }), aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -64,15 +43,38 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///     Shared { resolve in RouterImpl(config: resolve()) }
     ///     Shared { resolve in try ConfiguredRouter(config: resolve.tryResolve()) }
     ///
-    /// A throwing factory's error reaches ``DIContainer/tryResolve(_:name:)-swift.type.method`` as a
-    /// ``ResolutionError`` that keeps the original error.
+    /// A throwing factory's error reaches `tryResolve` as a ``ResolutionError`` that keeps it.
     public init<each Alias>(
         _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            factory: .plain(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line
-        )
+            Factory(.sync { resolver, _ in Box(value: try make(resolver)) }), aliases: repeat each aliases,
+            fileID: fileID, line: line)
+    }
+
+    /// Registers an initializer (or any function) whose parameters are registered services:
+    /// each is resolved by its type when an instance is made.
+    ///
+    ///     final class Checkout { init(payments: Payments, logger: Logger) { … } }
+    ///     Shared(Checkout.init)
+    ///     New(ReceiptPrinter.init, as: Printer.self)
+    ///
+    /// A missing parameter is reported like any missing dependency, with its path; the
+    /// parameters are edges of ``DIContainer/dependencyGraph()``.
+    ///
+    /// Disfavored, so that `Shared(RouterImpl.init)` picks `init()` where a type has both.
+    @_disfavoredOverload
+    public init<First, each Rest, each Alias>(
+        _ make: @escaping (First, repeat each Rest) -> Value, as aliases: repeat (each Alias).Type,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        var parameters: [any Any.Type] = [First.self]
+        repeat parameters.append((each Rest).self)
+        let factory = Factory(parameterTypes: parameters, .sync { resolver, _ in
+            Box(value: make(try resolver.tryResolve(First.self), repeat try resolver.tryResolve((each Rest).self)))
+        })
+        self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers a `@MainActor` function; it only ever runs on the main actor.
@@ -84,10 +86,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping @MainActor () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(
-            factory: .mainActor { _ in make() }, aliases: aliasInstallers(Value.self, repeat each aliases),
-            fileID: fileID,
-            line: line)
+        self.init(mainActor: { _ in make() }, aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers a `@MainActor` closure that resolves the value's own dependencies.
@@ -95,9 +94,20 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping @MainActor (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(
-            factory: .mainActor(make), aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID,
-            line: line)
+        self.init(mainActor: make, aliases: repeat each aliases, fileID: fileID, line: line)
+    }
+
+    private init<each Alias>(
+        mainActor make: @escaping @MainActor (Resolver) throws -> Value, aliases: repeat (each Alias).Type,
+        fileID: String, line: Int
+    ) {
+        let factory = Factory(isolation: .mainActor, .sync { resolver, _ in
+            // The resolution path checked that this runs on the main actor's executor.
+            let made = MadeValue()
+            try MainActor.assumeIsolated { made.value = Box(value: try make(resolver)) }
+            return made.value as Any
+        })
+        self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers a factory that takes arguments, supplied at resolution.
@@ -107,14 +117,11 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     /// Any number of arguments of any types works; resolving with other argument types is a
     /// ``ResolutionError`` naming the expected and the received types.
-    @inlinable  // so the closure that reads the arguments is specialized where the types are known
     public init<First, each Rest, each Alias>(
         _ make: @escaping (Resolver, First, repeat each Rest) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(
-            factory: .arguments(ArgumentsFactory(make)),
-            aliases: aliasInstallers(Value.self, repeat each aliases), fileID: fileID, line: line)
+        self.init(argumentsFactory(make), aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// The same registration under a name; several names of one type coexist.
@@ -123,7 +130,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///     DIContainer.resolve(Store.self, name: "primary")
     public func named(_ name: String) -> Self {
         var copy = self
-        copy.core.name = name
+        copy.spec.name = name
         return copy
     }
 
@@ -133,172 +140,161 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// By the time `action` runs, every `Shared` instance of the resolution is made and kept,
     /// so two services can point at each other, whichever is resolved first:
     ///
-    ///     Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
+    ///     Shared(Parent.init)
+    ///         .onResolve { parent, resolve in parent.child = resolve() }
+    ///         .onResolve { parent, _ in parent.isWired = true }
     ///     Shared { resolve in Child(parent: resolve()) }
     ///
-    /// An action that needs a new instance of its own registration (a `New` on both sides) is
-    /// still a dependency cycle, reported with its path.
+    /// Several actions run in the order written. If one throws, the resolution fails and the
+    /// instances it made are dropped, so the next resolve makes them (and runs the actions) again.
     public func onResolve(_ action: @escaping (Value, Resolver) throws -> Void) -> Self {
         var copy = self
-        copy.core.onResolveAction = action
+        copy.spec.onResolve.append { value, resolver in
+            // Every value of this registration is a `Box<Value>` (see `Factory`).
+            if let box = value as? Box<Value> { try action(box.value, resolver) }
+        }
         return copy
+    }
+}
+
+/// Where the expression form of ``Registration`` lives (`Shared(RouterImpl() as Router)`).
+///
+/// An initializer of a protocol extension ranks below the type's own initializers, so
+/// `Shared(Checkout.init)` picks the autowired initializer rather than registering the function
+/// itself, and `Shared(RouterImpl.init)` picks `init()`. Not for use on its own.
+public protocol _ExpressionRegistration {
+    associatedtype Value
+    /// Registers `make` (the expression form's designated initializer).
+    init<each Alias>(_expression make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int)
+}
+
+extension Registration: _ExpressionRegistration {
+    public init<each Alias>(
+        _expression make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int
+    ) {
+        self.init(Factory(.sync { _, _ in Box(value: make()) }), aliases: repeat each aliases, fileID: fileID, line: line)
+    }
+}
+
+extension _ExpressionRegistration {
+    /// Registers the value of an expression, evaluated when an instance is needed.
+    ///
+    ///     Shared(RouterImpl() as Router)
+    ///     Shared(Engine(), as: Motor.self)
+    @_disfavoredOverload
+    public init<each Alias>(
+        _ make: @autoclosure @escaping () -> Value, as aliases: repeat (each Alias).Type,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        self.init(_expression: make, as: repeat each aliases, fileID: fileID, line: line)
     }
 }
 
 extension Registration where Scope == SharedLifetime {
     /// Makes the instance as soon as the `register` call that contains this registration
     /// returns (after the whole block is registered, so its dependencies may come later in it).
+    ///
+    /// If making it fails, `register` traps and `tryRegister` throws; either way nothing of the
+    /// block is installed and no instance it made is kept. A non-throwing factory whose nested
+    /// `resolve()` fails traps even in `tryRegister` (Swift cannot unwind through it); use
+    /// `try resolve.tryResolve()` in factories of eager registrations.
     public func eager() -> Self {
         var copy = self
-        copy.core.isEager = true
+        copy.spec.isEager = true
         return copy
     }
 }
 
-/// A registration without its lifetime: what a root entry keeps of it.
-@usableFromInline
-struct RegistrationCore<Value> {
-    @usableFromInline let factory: Factory<Value>
-    @usableFromInline var name: String?
-    @usableFromInline var onResolveAction: ((Value, Resolver) throws -> Void)?
-    @usableFromInline var aliases: [AliasInstaller]
-    /// Where the registration was written, for listings and reports.
-    @usableFromInline let fileID: String
-    @usableFromInline let line: Int
-    @usableFromInline var isEager = false
-
-    @inlinable @inline(__always)
-    init(factory: Factory<Value>, aliases: [AliasInstaller], fileID: String, line: Int) {
-        self.factory = factory
-        self.aliases = aliases
-        self.fileID = fileID
-        self.line = line
-    }
+/// The factory of a registration that takes arguments (`Argument` is never empty).
+private func argumentsFactory<Value, each Argument>(
+    _ make: @escaping (Resolver, repeat each Argument) throws -> Value
+) -> Factory {
+    Factory(argumentType: (repeat each Argument).self, .sync { resolver, values in
+        // The resolution path checked that the tuple is of `argumentType`.
+        guard let arguments = values as? (repeat each Argument) else {
+            preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
+        }
+        return Box(value: try make(resolver, repeat each arguments))
+    })
 }
 
-extension Registration: RegistrationPlan {
-    var isEager: Bool { core.isEager }
-
-    func problem() -> ResolutionError? {
-        registrationProblem(Key(Value.self, name: core.name), aliases: core.aliases)
-    }
-
-    func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration {
-        // A module may be registered again (in another container): each install makes its own root.
-        let root = makeRootEntry(core, lifetime: Scope.lifetime)
-        installEntries(root: root, aliases: core.aliases, name: core.name, into: &table, replaced: &replaced)
-        return root
-    }
+/// A main-actor factory's result on its way out of `MainActor.assumeIsolated`, which only
+/// returns `Sendable` values.
+private final class MadeValue: @unchecked Sendable {
+    // Unchecked: written inside `assumeIsolated` and read right after on the same thread,
+    // which holds the resolution lock throughout.
+    var value: Any?
 }
 
-// The helpers below are free functions taking the registered type explicitly, not methods of
-// `Registration`: a method of a generic type receives its `Self` metadata, which generic callers
-// (a registration written in generic code) must ask the runtime for on every call.
-
-/// The installers for `aliases` of a registration of `Value`.
-@usableFromInline
-func aliasInstallers<Value, each Alias>(_ value: Value.Type, _ aliases: repeat (each Alias).Type) -> [AliasInstaller] {
-    var installers: [AliasInstaller] = []
-    repeat installers.append(AliasInstaller(Value.self, as: each aliases))
-    return installers
-}
-
-/// A problem that makes a registration for `key` invalid, checked before anything is installed.
-func registrationProblem(_ key: Key, aliases: [AliasInstaller]) -> ResolutionError? {
-    if Conformance.isOptional(key.type) {
-        return ResolutionError(reason: .optionalRegistration, key: key)
-    }
-    for alias in aliases {
-        if let problem = alias.problem(key.name) { return problem }
-    }
-    return nil
-}
-
-/// The root entry of a registration, not yet installed. Takes the registration's core by
-/// value, so a caller that gives it up moves it in.
-@usableFromInline
-func makeRootEntry<Value>(_ core: __owned RegistrationCore<Value>, lifetime: Lifetime) -> RootEntry<Value> {
-    // The class comes from a per-thread table rather than the runtime's (see RootEntryTypes).
-    RootEntryTypes.rootEntryType(for: Value.self).init(
-        key: Key(Value.self, name: core.name), lifetime: lifetime, core: core)
-}
-
-/// Installs `root`, then one alias entry per installer; replaced entries go to `replaced`.
-/// Not generic, so registering runs no unspecialized generic code beyond making the root.
-func installEntries(
-    root: AnyEntry, aliases: [AliasInstaller], name: String?, into table: inout RegistrationTable,
-    replaced: inout [AnyEntry]
-) {
-    if let old = table.set(root, for: root.key) { replaced.append(old) }
-    for alias in aliases {
-        guard let entry = alias.makeEntry(root, name) else { continue }
-        if let old = table.set(entry, for: entry.key) { replaced.append(old) }
-    }
-}
-
-/// Installs one alias of a registration: checks conformance up front and makes the alias entry.
-///
-/// Not generic over the registered type (the closures know it), so a registration's fields
-/// need no generic metadata of their own.
-@usableFromInline
-struct AliasInstaller {
+/// A registration with its types erased: what a container installs.
+struct RegistrationSpec {
     let type: any Any.Type
-    let problem: (_ name: String?) -> ResolutionError?
-    /// Makes the alias entry for a root entry that is a `RootEntry<Value>`.
-    let makeEntry: (AnyEntry, _ name: String?) -> AnyEntry?
+    var name: String?
+    let lifetime: Lifetime
+    let factory: Factory
+    let aliases: [AliasSpec]
+    /// For `Weak` registrations: how to keep a value by a weak reference.
+    let weak: WeakHandling?
+    var onResolve: [(Any, Resolver) throws -> Void] = []
+    var isEager = false
+    /// Where the registration was written, for listings and reports.
+    let fileID: String
+    let line: Int
 
-    @usableFromInline
-    init<Value, Alias>(_ value: Value.Type, as alias: Alias.Type) {
+    var key: Key { Key(type, name: name) }
+
+    /// What makes the registration invalid, checked before anything is installed.
+    func problem() -> ResolutionError? {
+        if _isOptionalType(type) {
+            return ResolutionError(reason: .optionalRegistration, key: key)
+        }
+        for alias in aliases where Conformance.isSubtype(type, of: alias.type) == false {
+            return ResolutionError(
+                reason: .aliasNotConforming(implementation: TypeName.of(type)), key: Key(alias.type, name: name))
+        }
+        return nil
+    }
+}
+
+/// `_isOptional` for a type held as a value.
+func _isOptionalType(_ type: any Any.Type) -> Bool {
+    func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }
+    return _openExistential(type, do: check)
+}
+
+/// How a `Weak` registration keeps its `Box<Value>` values by a weak reference to the object.
+struct WeakHandling {
+    /// The object in a value; `nil` when the value is not a class instance.
+    let object: (Any) -> AnyObject?
+    /// The value again, from the object.
+    let value: (AnyObject) -> Any?
+    /// The dynamic type of a value, for the message when it is not a class instance.
+    let instanceTypeName: (Any) -> String
+
+    init<Value>(_: Value.Type) {
+        object = { value in
+            guard let box = value as? Box<Value>, Conformance.isClass(type(of: box.value as Any)) else { return nil }
+            return box.value as AnyObject
+        }
+        value = { object in (object as? Value).map { Box(value: $0) } }
+        instanceTypeName = { value in
+            (value as? Box<Value>).map { TypeName.of(type(of: $0.value as Any)) } ?? TypeName.of(Value.self)
+        }
+    }
+}
+
+/// One `as:` type of a registration: turns the registration's values into the alias type.
+struct AliasSpec {
+    let type: any Any.Type
+    /// `Box<Value>` in, `Box<Alias>` out; `nil` when the value is not an `Alias` (only where
+    /// registration could not check conformance from the types).
+    let convert: (Any) -> Any?
+
+    init<Value, Alias>(_: Value.Type, as _: Alias.Type) {
         type = Alias.self
-        problem = { name in
-            // When conformance cannot be told from types alone, the alias entry's cast reports
-            // a mismatch at resolution instead.
-            guard Conformance.isSubtype(Value.self, of: Alias.self) != false else {
-                return ResolutionError(
-                    reason: .aliasNotConforming(implementation: TypeName.of(Value.self)),
-                    key: Key(Alias.self, name: name))
-            }
-            return nil
-        }
-        makeEntry = { root, name in
-            // Registering a type as itself adds nothing: the root entry already serves it.
-            guard Alias.self != Value.self else { return nil }
-            // The root was made by the registration of `Value` that holds this installer.
-            return AliasEntry<Value, Alias>(
-                key: Key(Alias.self, name: name), target: unsafeDowncast(root, to: RootEntry<Value>.self))
+        convert = { value in
+            guard let box = value as? Box<Value>, let alias = box.value as? Alias else { return nil }
+            return Box(value: alias)
         }
     }
-}
-
-/// A registration with its types erased, ready to be installed in a container.
-/// An eager registration whose root entry is already made: installable once (`register` of one
-/// eager registration, which takes the module path for its rollback).
-struct PreparedRegistration: RegistrationPlan {
-    let root: any RootRegistration
-    let aliases: [AliasInstaller]
-    let preparedProblem: ResolutionError?
-
-    init(root: any RootRegistration, aliases: [AliasInstaller], problem: ResolutionError?) {
-        self.root = root
-        self.aliases = aliases
-        preparedProblem = problem
-    }
-
-    /// Only eager registrations take this path.
-    var isEager: Bool { true }
-
-    func problem() -> ResolutionError? { preparedProblem }
-
-    func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration {
-        installEntries(root: root, aliases: aliases, name: root.key.name, into: &table, replaced: &replaced)
-        return root
-    }
-}
-
-protocol RegistrationPlan {
-    var isEager: Bool { get }
-    /// A problem that makes the registration invalid (checked before anything is installed).
-    func problem() -> ResolutionError?
-    /// Installs fresh entries, the root first, then one per alias; returns the root.
-    func install(into table: inout RegistrationTable, replaced: inout [AnyEntry]) -> any RootRegistration
 }

@@ -29,6 +29,17 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case weakRequiresClass(instanceType: String)
         /// A factory tried to change the container that is running it.
         case mutationDuringResolution(operation: String)
+        /// An async factory (or one isolated to a global actor other than the main actor) has
+        /// not made its instance yet, and a synchronous resolve cannot wait for it; `actor`
+        /// names the global actor, if any.
+        case notYetMade(actor: String?)
+        /// The resolution took more than `depth` steps (a chain that long, or a cycle through
+        /// that many registrations).
+        case tooDeep(depth: Int)
+        /// The registered service is a function type: usually an initializer registered whole.
+        case functionRegistered
+        /// A factory's argument types were inferred as metatypes (`Any.Type`), which no caller means.
+        case argumentInferredAsMetatype(String)
     }
 
     /// What went wrong.
@@ -47,10 +58,18 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     public let similarTypes: [String]
     /// Names registered for the requested type, when the requested name is not among them.
     public let registeredNames: [String]
+    /// The registration to suggest, e.g. `Shared(Dog.init)`, for a missing registration.
+    let suggestion: String
+    /// How to reach the container to register in: `DIContainer` (the static API) or `container`.
+    let containerSpelling: String
+    /// For a dependency a parent container looked for while making a service the user asked a
+    /// child for: that service.
+    let madeByParent: String?
 
     init(
         reason: Reason, key: Key, path: [String] = [], underlyingError: (any Error)? = nil,
-        conformingTypes: [String] = [], similarTypes: [String] = [], registeredNames: [String] = []
+        conformingTypes: [String] = [], similarTypes: [String] = [], registeredNames: [String] = [],
+        suggestion: String = "", containerSpelling: String = "DIContainer", madeByParent: String? = nil
     ) {
         self.reason = reason
         self.typeName = key.typeName
@@ -60,6 +79,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         self.conformingTypes = conformingTypes
         self.similarTypes = similarTypes
         self.registeredNames = registeredNames
+        self.suggestion = suggestion
+        self.containerSpelling = containerSpelling
+        self.madeByParent = madeByParent
     }
 
     /// The full message: what happened, where, and how to fix it.
@@ -71,12 +93,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         return lines.joined(separator: "\n")
     }
 
-    private var quotedName: String { name.map { "\"\($0)\"" } ?? "nil" }
-    private var subject: String { "'\(typeName)' (name: \(quotedName))" }
-    private var registration: String {
-        "Shared(\(similarTypes.first ?? conformingTypes.first ?? "\(typeName)Impl")() as \(typeName))"
-            + (name.map { ".named(\"\($0)\")" } ?? "")
-    }
+    private var subject: String { "'\(typeName)'" + (name.map { " (name: \"\($0)\")" } ?? "") }
+    private var named: String { name.map { ".named(\"\($0)\")" } ?? "" }
 
     private var headline: String {
         switch reason {
@@ -91,110 +109,165 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .optionalRegistration:
             return "'\(typeName)' is an Optional type and cannot be registered."
         case .factoryFailed:
-            return
-                "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
+            return "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
         case .mainActorRequired:
             return "\(subject) is made by a @MainActor factory and was resolved off the main actor."
         case .weakRequiresClass(let instanceType):
-            return
-                "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
+            return "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
         case .mutationDuringResolution(let operation):
             return "\(operation)() was called on a container while it was resolving \(subject)."
+        case .notYetMade(let actor?):
+            return "\(subject) is made by a factory isolated to \(actor) and has not been made yet."
+        case .notYetMade(nil):
+            return "\(subject) is made by an async factory and has not been made yet."
+        case .tooDeep(let depth):
+            return "Resolving \(subject) took more than \(depth) nested steps."
+        case .functionRegistered:
+            return "\(subject) is a function type: the registration makes a function, not a service."
+        case .argumentInferredAsMetatype(let arguments):
+            return "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
         }
     }
 
     private var details: [String] {
         guard reason == .missingRegistration else { return [] }
         var lines: [String] = []
-        if !registeredNames.isEmpty {
+        if let madeByParent {
             lines.append(
-                "Registered names for '\(typeName)': \(registeredNames.map { name in "\"\(name)\"" }.joined(separator: ", "))."
-            )
+                "'\(madeByParent)' is registered in a parent container, which made it and looked for \(subject) "
+                    + "there: a parent never sees its children's registrations.")
         }
-        var candidates =
-            "Registered types that conform: "
-            + (conformingTypes.isEmpty ? "none." : conformingTypes.map { "'\($0)'" }.joined(separator: ", ") + ".")
+        if !registeredNames.isEmpty {
+            lines.append("Registered names for '\(typeName)': \(registeredNames.map { "\"\($0)\"" }.joined(separator: ", ")).")
+        }
+        if !conformingTypes.isEmpty {
+            lines.append("Registered types that conform: \(conformingTypes.map { "'\($0)'" }.joined(separator: ", ")).")
+        }
         if !similarTypes.isEmpty {
-            candidates += " Did you mean: \(similarTypes.map { "'\($0)'" }.joined(separator: ", "))?"
+            lines.append("Did you mean: \(similarTypes.map { "'\($0)'" }.joined(separator: ", "))?")
         }
-        lines.append(candidates)
         return lines
     }
 
     private var hint: String {
         switch reason {
         case .missingRegistration:
-            return "To fix, register it: DIContainer.register { \(registration) }"
+            if let madeByParent {
+                return "To fix, register \(subject) in the parent container, or register '\(madeByParent)' in the "
+                    + "child container too, so the child makes it with its own dependencies."
+            }
+            return "To fix, register it: \(containerSpelling).register { \(suggestion)\(named) }"
         case .dependencyCycle:
             return "To fix, break the cycle: let one side get the other after creation, "
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
-        case .argumentMismatch(let expected, _):
-            return expected == "no arguments"
-                ? "To fix, resolve it without arguments: DIContainer.resolve(\(typeName).self)."
-                : "To fix, pass arguments of the registered types \(expected): DIContainer.resolve(\(typeName).self) { … }."
+        case .argumentMismatch(let expected, let received):
+            if expected == "no arguments" {
+                return "To fix, resolve it without arguments: DIContainer.resolve(\(typeName).self)."
+            }
+            let labels = received.contains(":") ? ", without labels" : ""
+            return "To fix, pass arguments of the registered types \(expected)\(labels): "
+                + "DIContainer.resolve(\(typeName).self) { … }."
         case .aliasNotConforming(let implementation):
             return "To fix, make '\(implementation)' conform to '\(typeName)', or remove '\(typeName).self' from `as:`."
         case .optionalRegistration:
-            return
-                "To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered."
+            return "To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered."
         case .factoryFailed:
-            return
-                "To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
+            return "To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
         case .mainActorRequired:
-            return
-                "To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor."
+            return "To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor."
         case .weakRequiresClass:
             return "To fix, register it as Shared or New, or make the factory return a class instance."
         case .mutationDuringResolution:
-            return
-                "To fix, register, reset or release instances before or after resolving, not inside a factory, onResolve or an initializer it runs."
+            return "To fix, register, reset or release instances before or after resolving, not inside a factory, "
+                + "onResolve or an initializer it runs."
+        case .notYetMade:
+            return "To fix, await it first: call try await DIContainer.prepare() at startup, or resolve it with "
+                + "try await DIContainer.resolveAsync(\(typeName).self)."
+        case .functionRegistered:
+            return "To fix, register the initializer with its parameters registered as services "
+                + "(Shared(Checkout.init) resolves each one), or take arguments: New { resolve, id in Detail(id: id) }."
+        case .argumentInferredAsMetatype:
+            return "To fix, write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
+        case .tooDeep:
+            return "To fix, look for a cycle through many registrations in the path, or make the chain shorter "
+                + "(e.g. resolve part of it lazily with @LazyInject)."
         }
     }
-
 }
 
 extension DIContainer {
-    /// An error for `key`, at the current point of the resolution path.
+    /// An error for `key`, at the current point of the resolution path. Lock held.
     func error(_ reason: ResolutionError.Reason, for key: Key, underlying: (any Error)? = nil) -> ResolutionError {
-        var path = state.pointee.path
-        if state.pointee.frames.last?.requested.key != key { path.append(key.displayName) }
-        return ResolutionError(reason: reason, key: key, path: path, underlyingError: underlying)
+        ResolutionError(reason: reason, key: key, path: pathReaching(key), underlyingError: underlying)
     }
 
-    /// A missing registration, with the path, conforming and similar types, and other names.
+    /// The path so far, ending with `key` (unless the step in progress is `key` itself).
+    private func pathReaching(_ key: Key) -> [String] {
+        let state = Resolution.state
+        var path = state.path
+        if state.frames.last(where: { $0.entry != nil })?.requested != key { path.append(key.displayName) }
+        return path
+    }
+
+    /// A missing registration, with what is registered instead and how to fix it. Lock held.
     func missing(_ key: Key) -> ResolutionError {
-        var roots: [any RootRegistration] = []
+        var rootTypes: [any Any.Type] = []
         var names: [String] = []
         var container: DIContainer? = self
         while let candidate = container {
-            let entries =
-                candidate === self
-                ? state.pointee.table.entries : candidate.queue.sync { candidate.state.pointee.table.entries }
-            for entry in entries {
-                if entry.key.typeID == key.typeID, let name = entry.key.name { names.append(name) }
-                if entry.root === entry { roots.append(entry.root) }
+            for (slotKey, slot) in candidate.slots {
+                if slotKey.typeID == key.typeID, let name = slotKey.name { names.append(name) }
+                if !slot.isAlias { rootTypes.append(slotKey.type) }
             }
             container = candidate.parent
         }
         let requested = key.typeName
-        let rootTypes = roots.map(\.key.type)
-        let conforming = Set(
-            rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of))
+        let isProtocol = Conformance.isExistential(key.type)
+        let conforming =
+            isProtocol
+            ? Set(rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of))
+                .sorted() : []
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
+            .subtracting(conforming).sorted()
+        let suggestion: String
+        if let implementation = conforming.first {
+            suggestion = "Shared(\(implementation).init, as: \(requested).self)"
+        } else if isProtocol {
+            suggestion = "Shared(<#instance#> as \(requested))"
+        } else if Conformance.isClass(key.type) {
+            suggestion = "Shared(\(requested).init)"
+        } else {
+            suggestion = "Shared(<#\(requested) value#>)"
+        }
+        let state = Resolution.state
+        let origin = state.origin ?? self
+        let isStatic = origin === DIContainer.shared || origin === DIContainer.boundContainer.get()
+        var madeByParent: String?
+        if origin !== self, origin.hasAncestor(self), let making = state.frames.last(where: { $0.entry != nil }) {
+            madeByParent = making.requested.displayName
+        }
         return ResolutionError(
-            reason: .missingRegistration, key: key, path: state.pointee.path + [key.displayName],
-            conformingTypes: conforming.sorted(), similarTypes: similar.subtracting(conforming).sorted(),
-            registeredNames: names.sorted())
+            reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
+            similarTypes: similar, registeredNames: Set(names).sorted(), suggestion: suggestion,
+            containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent)
     }
 
-    /// A cycle: `root` is being made further up the path and was reached again.
-    func cycleError(reaching root: any RootRegistration, requested: AnyEntry) -> ResolutionError {
-        let frames = state.pointee.frames.all
-        let start = frames.lastIndex { $0.root === root } ?? 0
-        let cycle = frames[start...].map(\.requested.key.displayName) + [requested.key.displayName]
+    private func hasAncestor(_ container: DIContainer) -> Bool {
+        var ancestor = parent
+        while let candidate = ancestor {
+            if candidate === container { return true }
+            ancestor = candidate.parent
+        }
+        return false
+    }
+
+    /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
+    func cycleError(reaching entry: Entry, requested: Key) -> ResolutionError {
+        let frames = Resolution.state.frames
+        let start = frames.lastIndex { $0.entry === entry } ?? 0
+        let cycle = frames[start...].compactMap { $0.entry == nil ? nil : $0.requested.displayName }
         return ResolutionError(
-            reason: .dependencyCycle(cycle: cycle), key: requested.key,
-            path: state.pointee.path + [requested.key.displayName])
+            reason: .dependencyCycle(cycle: cycle + [requested.displayName]), key: requested, path: pathReaching(requested))
     }
 
     private static func resembles(_ candidate: String, _ requested: String) -> Bool {

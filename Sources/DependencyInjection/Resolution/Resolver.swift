@@ -4,35 +4,29 @@
 ///     Shared { resolve in try ConfiguredRouter(config: resolve.tryResolve()) }
 ///     New { resolve, id in DetailModel(id: id, store: resolve(name: "primary")) }
 ///
-/// Use it only while the factory (or `onResolve`) runs; it does not keep the container alive,
-/// and using it after its container was deallocated traps with a message saying so.
+/// Use it while the factory (or `onResolve`) runs. It does not keep the container alive: a
+/// resolver kept and used after its container was deallocated traps with a message saying so.
 public struct Resolver: Sendable {
-    // Not the container itself: a factory's product that stored the resolver would otherwise
-    // keep its own container alive through the instance the container keeps. The reference is
-    // the container's own, passed to factories borrowed, so making a resolver and resolving
-    // through it retain nothing.
-    @usableFromInline let reference: ContainerReference
+    // Weak: a factory's product that stored the resolver would otherwise keep its own container
+    // alive through the instance the container keeps.
+    private weak var container: DIContainer?
 
-    @inlinable
     init(_ container: DIContainer) {
-        reference = container.reference
+        self.container = container
     }
 
-    /// Runs `body` with the container (unretained: it is resolving, so alive), or traps with a
-    /// message for a resolver kept past its container's life.
-    @inlinable @inline(__always)
+    /// The container, kept alive for the call; a trap with a message once it is gone.
     func withContainer<R>(_ body: (DIContainer) throws -> R) rethrows -> R {
-        guard let container = reference.container else {
+        guard let container else {
             fatalError(
                 "DependencyInjection: a Resolver was used after its container was deallocated. Use the "
                     + "resolver a factory receives only while that factory (or onResolve) runs; to resolve "
                     + "later, keep the container itself, or resolve what you need up front.")
         }
-        return try container._withUnsafeGuaranteedRef(body)
+        return try body(container)
     }
 
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
-    @inlinable
     public func callAsFunction<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
         withContainer { $0.resolve(type, name: name) }
     }
@@ -58,17 +52,4 @@ public struct Resolver: Sendable {
     ) throws -> T {
         try withContainer { try $0.tryResolve(type, name: name, arguments: arguments) }
     }
-}
-
-/// A container's reference to itself that outlives it: what a ``Resolver`` holds.
-///
-/// The container clears it when it is deallocated, so a resolver kept past its container's life
-/// traps with a message instead of touching freed memory. It never keeps the container alive.
-@usableFromInline
-final class ContainerReference: @unchecked Sendable {
-    /// Set once the container is initialized; cleared by its `deinit`. Unretained: the container
-    /// outlives every legitimate use (its factories run while it resolves).
-    @usableFromInline @exclusivity(unchecked) var container: Unmanaged<DIContainer>?
-
-    init() {}
 }

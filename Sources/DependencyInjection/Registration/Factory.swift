@@ -1,0 +1,84 @@
+/// How a registration makes its value, with the types erased: what the container stores.
+///
+/// Values travel as `Box<Value>` inside `Any`, so that handing one back as the registered type is
+/// an exact-type cast (a protocol existential put in `Any` directly would be opened, and getting it
+/// back would need a conformance lookup every time).
+struct Factory: @unchecked Sendable {
+    // Unchecked: `sync` is not `@Sendable`. It is only ever called with the process-wide
+    // resolution lock held (see `Resolution`), so it never runs concurrently with itself, even
+    // when one registration is installed in several containers; `async` is `@Sendable`.
+
+    /// The actor a factory's code needs, read from the closure as the user wrote it.
+    enum Isolation: Sendable {
+        case none
+        case mainActor
+        /// Another global actor (`{ @DatabaseActor in … }`), named for messages.
+        case globalActor(any Actor, name: String)
+
+        /// The global actor's name, for messages; `nil` for none.
+        var actorName: String? {
+            switch self {
+            case .none: nil
+            case .mainActor: "MainActor"
+            case .globalActor(_, let name): name
+            }
+        }
+    }
+
+    enum Make {
+        case sync((Resolver, Any) throws -> Any)
+        case async(@Sendable (Resolver, Any) async throws -> Any)
+    }
+
+    /// The type of the arguments' tuple, `Void` for a factory without arguments.
+    let argumentType: any Any.Type
+    let isolation: Isolation
+    let make: Make
+    /// The services an autowired initializer takes, resolved before calling it.
+    let parameterTypes: [any Any.Type]
+
+    init(
+        argumentType: any Any.Type = Void.self, isolation: Isolation = .none, parameterTypes: [any Any.Type] = [],
+        _ make: Make
+    ) {
+        self.argumentType = argumentType
+        self.isolation = isolation
+        self.parameterTypes = parameterTypes
+        self.make = make
+    }
+
+    var isAsync: Bool {
+        if case .async = make { return true }
+        return false
+    }
+
+    var takesArguments: Bool { argumentType != Void.self }
+
+    /// Describes a tuple type of arguments: `no arguments`, `(String)`, `(String, Int)`.
+    static func describeArguments(_ type: any Any.Type) -> String {
+        let name = TypeName.of(type)
+        if name == "()" { return "no arguments" }
+        return name.hasPrefix("(") ? name : "(\(name))"
+    }
+}
+
+/// A made value, as the container keeps it (see ``Factory``).
+struct Box<Value> {
+    let value: Value
+}
+
+/// The arguments of one resolution: the tuple the caller's closure returned, and its type.
+struct Arguments {
+    let type: any Any.Type
+    let values: Any
+
+    static var none: Arguments { Arguments(type: Void.self, values: ()) }
+
+    /// `values` is a tuple of the type `type`.
+    init(type: any Any.Type, values: Any) {
+        self.type = type
+        self.values = values
+    }
+
+    var isEmpty: Bool { type == Void.self }
+}

@@ -1,0 +1,91 @@
+/// A registration installed in one container, with the instances its lifetime keeps there.
+///
+/// Entries are retained like any object: by the container's table, by the frames of a
+/// resolution that runs them, by the `Graph` instances and queued actions of that resolution.
+final class Entry: @unchecked Sendable {
+    // Unchecked: every `var` below is read and written only with `Resolution.lock` held.
+    let spec: RegistrationSpec
+    /// Its place in registration order within its container, for listings.
+    let sequence: Int
+    /// The `Shared` instance (a `Box<Value>`), once made.
+    var shared: Any?
+    /// The `Weak` instance, while anything holds it.
+    weak var weakObject: AnyObject?
+    /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
+    var isMaking = false
+    /// An async factory of this entry running now: later async resolves await it.
+    var making: AsyncMaking?
+    /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
+    private(set) var dependencies: [Key] = []
+    private var dependencySet: Set<Key> = []
+
+    init(_ spec: RegistrationSpec, sequence: Int) {
+        self.spec = spec
+        self.sequence = sequence
+    }
+
+    var key: Key { spec.key }
+    var lifetime: Lifetime { spec.lifetime }
+
+    func recordDependency(on key: Key) {
+        if dependencySet.insert(key).inserted { dependencies.append(key) }
+    }
+
+    /// The instance this lifetime keeps, if any (`Graph`: the resolution in progress's).
+    func kept(in state: ResolutionState) -> Any? {
+        switch lifetime {
+        case .shared: return shared
+        case .new: return nil
+        case .graph: return state.graphValues[ObjectIdentifier(self)]?.value
+        case .weak: return weakObject.flatMap { spec.weak?.value($0) }
+        }
+    }
+
+    /// Keeps a new instance as its lifetime says; what the resolution in progress stored is
+    /// listed in `state.made`, so a failure can take it back.
+    func keep(_ value: Any, in state: ResolutionState) -> ResolutionError.Reason? {
+        switch lifetime {
+        case .shared:
+            shared = value
+            state.made.append(self)
+        case .new:
+            break
+        case .graph:
+            state.graphValues[ObjectIdentifier(self)] = (self, value)
+        case .weak:
+            guard let weak = spec.weak, let object = weak.object(value) else {
+                return .weakRequiresClass(instanceType: spec.weak?.instanceTypeName(value) ?? TypeName.of(spec.type))
+            }
+            weakObject = object
+            state.made.append(self)
+        }
+        return nil
+    }
+
+    /// Drops the kept instances, returning them so the caller releases them when its state is
+    /// consistent again (their `deinit` may resolve).
+    func releaseInstances() -> Any? {
+        defer {
+            shared = nil
+            weakObject = nil
+        }
+        return shared ?? weakObject
+    }
+
+    /// A copy with the same registration and recorded edges, and no instances.
+    func freshCopy() -> Entry {
+        let copy = Entry(spec, sequence: sequence)
+        copy.dependencies = dependencies
+        copy.dependencySet = dependencySet
+        return copy
+    }
+}
+
+/// What a container's table holds for one key: the entry that serves it, and for an alias slot
+/// how to turn the entry's values into the alias type.
+struct Slot {
+    let entry: Entry
+    let alias: AliasSpec?
+
+    var isAlias: Bool { alias != nil }
+}

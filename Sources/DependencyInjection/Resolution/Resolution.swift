@@ -1,0 +1,284 @@
+import Dispatch
+
+/// The process-wide lock and the state of the resolution in progress.
+///
+/// One lock serves every container. A factory may resolve from its container, a parent, a
+/// child or an unrelated container, in any order, on any thread: with a single lock there is no
+/// lock order to invert, so containers cannot deadlock each other, and a registration's closure
+/// (installed in several containers by `withOverrides` copies or a shared `Module`) never runs
+/// concurrently with itself. Resolving takes nanoseconds; a factory that does real work holds
+/// every resolve in the process waiting, which is why factories should only assemble objects.
+///
+/// A synchronous resolution holds the lock from its first step to its last, so the state of the
+/// resolution in progress belongs to whichever thread holds the lock: it lives here, not in
+/// thread-local storage.
+enum Resolution {
+    static let lock = ReentrantLock()
+    static let state = ResolutionState()
+    /// How many steps one resolution may take before it is reported instead of overflowing the
+    /// stack: far more than any real graph, far less than a 512 KiB thread's stack allows.
+    static let maximumDepth = 200
+}
+
+/// Guarded by ``Resolution/lock``: read and written only by the thread that holds it.
+final class ResolutionState: @unchecked Sendable {
+    /// One step of the resolution in progress: a factory or `onResolve` action running for
+    /// `entry` in `container`; `entry` is `nil` for a container made current mid-resolution
+    /// (`activate`, `registerDependencies()`, a batch of `eager()` registrations).
+    struct Frame {
+        let container: DIContainer
+        let entry: Entry?
+        let requested: Key
+    }
+
+    /// An `onResolve` action waiting for the top-level resolution to have made everything.
+    struct PendingAction {
+        let container: DIContainer
+        let entry: Entry
+        let requested: Key
+        let value: Any
+        let action: (Any, Resolver) throws -> Void
+    }
+
+    var frames: [Frame] = []
+    var pendingActions: [PendingAction] = []
+    /// `Graph` instances of the resolution in progress; the entry is kept with its value so its
+    /// identity cannot be reused by another entry while the value is here.
+    var graphValues: [ObjectIdentifier: (entry: Entry, value: Any)] = [:]
+    /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
+    /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
+    var made: [Entry] = []
+    /// The container the outermost call asked, for messages.
+    var origin: DIContainer?
+    /// Whether any container was ever bound to a task: until then ``DIContainer/current`` is
+    /// `shared` wherever no factory runs, and reading the task-local can be skipped.
+    var anyTaskBinding = false
+    /// The `validate()` probe resolving now, if any (it holds the lock while it does).
+    var probe: ValidationProbe?
+
+    /// The resolution path so far, as the user asked for each step.
+    var path: [String] { frames.compactMap { $0.entry == nil ? nil : $0.requested.displayName } }
+
+    var isResolving: Bool { !frames.isEmpty }
+}
+
+extension DIContainer {
+    /// The one resolution path behind every API: the wrappers, the static API, `tryResolve`,
+    /// `eager()`, validation and the async API. Called with ``Resolution/lock`` held.
+    ///
+    /// At top level (no step in progress on this thread) the resolution is one transaction: once
+    /// the value is made, queued `onResolve` actions run; if anything fails, every instance made
+    /// on the way is dropped, and the container is as it was.
+    func resolveLocked<T>(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> T {
+        let state = Resolution.state
+        guard state.frames.isEmpty else { return try resolveStep(key, arguments) }
+        state.origin = self
+        do {
+            let value: T = try resolveStep(key, arguments)
+            try finishResolution()
+            return value
+        } catch {
+            abandonResolution()
+            throw error
+        }
+    }
+
+    /// Runs `body` as part of one resolution made current in this container (a batch of eager
+    /// registrations, `registerDependencies()`, `activate` inside a factory): at top level it is
+    /// a transaction like ``resolveLocked(_:_:)``. Lock held.
+    func withResolutionScope<R>(_ body: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+        let state = Resolution.state
+        let isTopLevel = state.frames.isEmpty
+        if isTopLevel { state.origin = self }
+        state.frames.append(.init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+        do {
+            let result = try body()
+            state.frames.removeLast()
+            if isTopLevel { try finishResolution() }
+            return result
+        } catch {
+            state.frames.removeLast()
+            if isTopLevel { abandonResolution() }
+            throw error
+        }
+    }
+
+    /// One step: looks `key` up here and in the ancestors, and provides it as a `T`.
+    private func resolveStep<T>(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> T {
+        if let (owner, slot) = lookup(key) {
+            recordDependency(on: key)
+            let value = try owner.provide(slot, requested: key, arguments)
+            // Every value of a slot of `T` is a `Box<T>` (see `Factory` and `AliasSpec`).
+            guard let box = value as? Box<T> else {
+                throw error(.aliasNotConforming(implementation: TypeName.of(slot.entry.spec.type)), for: key)
+            }
+            return box.value
+        }
+        // `T?` is the `T` that is registered, else `nil` (`T` is the optional type, so the casts hold).
+        if let optional = T.self as? any OptionalResolvable.Type {
+            let wrapped = Key(optional.wrappedType, name: key.name)
+            recordDependency(on: wrapped)
+            let value = try lookup(wrapped).map { (owner, slot) throws(ResolutionError) in
+                optional.some(try owner.provide(slot, requested: wrapped, arguments))
+            }
+            if let value = (value ?? optional.nothing) as? T { return value }
+        }
+        recordDependency(on: key)
+        throw missing(key)
+    }
+
+    /// Provides `key` once without arguments and drops the value: for `eager()` and
+    /// `validate()`. Call inside a resolution scope.
+    func probe(_ key: Key) throws(ResolutionError) {
+        guard let (owner, slot) = lookup(key) else { throw missing(key) }
+        _ = try owner.provide(slot, requested: key, .none)
+    }
+
+    /// The slot for `key` in this container or the nearest ancestor that has one.
+    func lookup(_ key: Key) -> (DIContainer, Slot)? {
+        var container: DIContainer? = self
+        while let candidate = container {
+            candidate.bootstrapIfNeeded()
+            if let slot = candidate.slots[key] { return (candidate, slot) }
+            container = candidate.parent
+        }
+        return nil
+    }
+
+    /// Records `key` as a dependency of the step in progress (an edge of the dependency graph).
+    private func recordDependency(on key: Key) {
+        Resolution.state.frames.last?.entry?.recordDependency(on: key)
+    }
+
+    /// A value of `slot`'s type (a `Box`), kept or made by this container, which owns the slot.
+    private func provide(_ slot: Slot, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
+        let value = try value(of: slot.entry, requested: requested, arguments)
+        guard let alias = slot.alias else { return value }
+        // Registration checked that the value's type conforms; where it could not tell from the
+        // types alone, a value that does not is an error here, not a crash.
+        guard let converted = alias.convert(value) else {
+            throw error(.aliasNotConforming(implementation: TypeName.of(slot.entry.spec.type)), for: requested)
+        }
+        return converted
+    }
+
+    private func value(of entry: Entry, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
+        let factory = entry.spec.factory
+        if case .mainActor = factory.isolation, !MainActorCheck.isOnMainActor {
+            throw error(.mainActorRequired, for: requested)
+        }
+        let kept = entry.kept(in: Resolution.state)
+        // A kept instance made with arguments may be asked for again without them.
+        if arguments.type != factory.argumentType, !(arguments.isEmpty && kept != nil) {
+            throw error(
+                .argumentMismatch(
+                    expected: Factory.describeArguments(factory.argumentType),
+                    received: Factory.describeArguments(arguments.type)),
+                for: requested)
+        }
+        if let kept { return kept }
+        guard case .sync(let make) = factory.make else { throw error(.notYetMade(actor: factory.isolation.actorName), for: requested) }
+        if entry.isMaking { throw cycleError(reaching: entry, requested: requested) }
+        return try run(entry, requested: requested) { resolver throws(ResolutionError) in
+            let value = try Self.call(make, resolver, arguments.values, key: requested, in: self)
+            if let problem = entry.keep(value, in: Resolution.state) { throw error(problem, for: requested) }
+            for action in entry.spec.onResolve {
+                Resolution.state.pendingActions.append(
+                    .init(container: self, entry: entry, requested: requested, value: value, action: action))
+            }
+            return value
+        }
+    }
+
+    /// Runs one step for `entry` (its factory, or an `onResolve` action) in a frame of its own.
+    private func run<R>(
+        _ entry: Entry, requested: Key, _ body: (Resolver) throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R {
+        let state = Resolution.state
+        guard state.frames.count < Resolution.maximumDepth else {
+            throw error(.tooDeep(depth: Resolution.maximumDepth), for: requested)
+        }
+        state.frames.append(.init(container: self, entry: entry, requested: requested))
+        entry.isMaking = true
+        defer {
+            entry.isMaking = false
+            state.frames.removeLast()
+        }
+        return try body(Resolver(self))
+    }
+
+    /// Calls a user's closure; an error it throws that is not already a ``ResolutionError`` is
+    /// wrapped in one that keeps it and names the path.
+    static func call<R>(
+        _ closure: (Resolver, Any) throws -> R, _ resolver: Resolver, _ argument: Any, key: Key, in container: DIContainer
+    ) throws(ResolutionError) -> R {
+        do {
+            return try closure(resolver, argument)
+        } catch let error as ResolutionError {
+            throw error
+        } catch {
+            throw container.error(.factoryFailed, for: key, underlying: error)
+        }
+    }
+
+    /// Ends a top-level resolution that made its value: runs the queued `onResolve` actions
+    /// (and those that running them queues), then lets go of the `Graph` instances.
+    private func finishResolution() throws(ResolutionError) {
+        let state = Resolution.state
+        while !state.pendingActions.isEmpty {
+            let pending = state.pendingActions.removeFirst()
+            // While its action runs, the registration counts as being made again, so an action
+            // that needs a new instance of its own registration is a cycle.
+            try pending.container.run(pending.entry, requested: pending.requested) { resolver throws(ResolutionError) in
+                try Self.call({ try pending.action($1, $0) }, resolver, pending.value, key: pending.requested, in: pending.container)
+            }
+        }
+        let graphValues = state.graphValues
+        state.graphValues = [:]
+        state.made = []
+        state.origin = nil
+        // Released here, once the state is consistent: a `deinit` may resolve.
+        withExtendedLifetime(graphValues) {}
+    }
+
+    /// Ends a top-level resolution that failed: drops what it made and what it queued.
+    func abandonResolution() {
+        let state = Resolution.state
+        var released: [Any] = state.made.compactMap { $0.releaseInstances() }
+        released.append(state.graphValues)
+        released.append(state.pendingActions)
+        state.made = []
+        state.graphValues = [:]
+        state.pendingActions = []
+        state.origin = nil
+        withExtendedLifetime(released) {}
+    }
+}
+
+/// Lets resolution treat `Optional<T>` as "a `T` if one is registered, else `nil`".
+protocol OptionalResolvable {
+    static var wrappedType: any Any.Type { get }
+    static var nothing: Self { get }
+    /// The optional of a `Box<Wrapped>`.
+    static func some(_ box: Any) -> Self
+}
+
+extension Optional: OptionalResolvable {
+    static var wrappedType: any Any.Type { Wrapped.self }
+    static var nothing: Self { nil }
+    static func some(_ box: Any) -> Self { (box as? Box<Wrapped>)?.value }
+}
+
+/// Whether code runs on the main actor, without trapping.
+enum MainActorCheck {
+    /// Marks the main dispatch queue, which is where the main actor runs: on Linux,
+    /// `dispatch_main()` retires the main thread and a worker drains the main queue, so
+    /// "main thread" is the wrong question there.
+    private static let marker: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    static var isOnMainActor: Bool { DispatchQueue.getSpecific(key: marker) == true }
+}
