@@ -15,6 +15,14 @@ struct Factory: @unchecked Sendable {
         /// Another global actor (`{ @DatabaseActor in … }`), named for messages.
         case globalActor(any Actor, name: String)
 
+        init(_ actor: (any Actor)?) {
+            if let actor {
+                self = actor === MainActor.shared ? .mainActor : .globalActor(actor, name: TypeName.of(type(of: actor)))
+            } else {
+                self = .none
+            }
+        }
+
         /// The global actor's name, for messages; `nil` for none.
         var actorName: String? {
             switch self {

@@ -31,11 +31,19 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// Registers a function without parameters, typically an initializer.
     ///
     ///     Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
+    ///     Shared { Counter() }
+    ///
+    /// A closure (or expression) keeps the isolation of the code it is written in, as Swift
+    /// gives it: written in main-actor code (or anywhere in a module with default MainActor
+    /// isolation) it only ever runs on the main actor; written in nonisolated code (a
+    /// `registerDependencies()`, a global `Module`, a `nonisolated` function) it runs on any thread.
     public init<each Alias>(
         _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line
+        fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
-        self.init(Factory(.sync { _, _ in Box(value: make()) }), aliases: repeat each aliases, fileID: fileID, line: line)
+        self.init(
+            Factory(isolation: .init(isolation), .sync { _, _ in Box(value: make()) }), aliases: repeat each aliases,
+            fileID: fileID, line: line)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -46,11 +54,11 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// A throwing factory's error reaches `tryResolve` as a ``ResolutionError`` that keeps it.
     public init<each Alias>(
         _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line
+        fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            Factory(.sync { resolver, _ in Box(value: try make(resolver)) }), aliases: repeat each aliases,
-            fileID: fileID, line: line)
+            Factory(isolation: .init(isolation), .sync { resolver, _ in Box(value: try make(resolver)) }),
+            aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers an initializer (or any function) whose parameters are registered services:
@@ -67,45 +75,10 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     @_disfavoredOverload
     public init<First, each Rest, each Alias>(
         _ make: @escaping (First, repeat each Rest) -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line
+        fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
-        var parameters: [any Any.Type] = [First.self]
-        repeat parameters.append((each Rest).self)
-        let factory = Factory(parameterTypes: parameters, .sync { resolver, _ in
+        let factory = Factory(isolation: .init(isolation), .sync { resolver, _ in
             Box(value: make(try resolver.tryResolve(First.self), repeat try resolver.tryResolve((each Rest).self)))
-        })
-        self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line)
-    }
-
-    /// Registers a `@MainActor` function; it only ever runs on the main actor.
-    ///
-    ///     Shared { @MainActor in ProfileModel() }
-    ///
-    /// Resolving it anywhere else is a ``ResolutionError``, never a data race.
-    public init<each Alias>(
-        _ make: @escaping @MainActor () -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line
-    ) {
-        self.init(mainActor: { _ in make() }, aliases: repeat each aliases, fileID: fileID, line: line)
-    }
-
-    /// Registers a `@MainActor` closure that resolves the value's own dependencies.
-    public init<each Alias>(
-        _ make: @escaping @MainActor (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line
-    ) {
-        self.init(mainActor: make, aliases: repeat each aliases, fileID: fileID, line: line)
-    }
-
-    private init<each Alias>(
-        mainActor make: @escaping @MainActor (Resolver) throws -> Value, aliases: repeat (each Alias).Type,
-        fileID: String, line: Int
-    ) {
-        let factory = Factory(isolation: .mainActor, .sync { resolver, _ in
-            // The resolution path checked that this runs on the main actor's executor.
-            let made = MadeValue()
-            try MainActor.assumeIsolated { made.value = Box(value: try make(resolver)) }
-            return made.value as Any
         })
         self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line)
     }
@@ -118,10 +91,110 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// Any number of arguments of any types works; resolving with other argument types is a
     /// ``ResolutionError`` naming the expected and the received types.
     public init<First, each Rest, each Alias>(
-        _ make: @escaping (Resolver, First, repeat each Rest) throws -> Value, as aliases: repeat (each Alias).Type,
+        _ make: @escaping (Resolver, First, repeat each Rest) throws -> Value,
+        as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line,
+        isolation: isolated (any Actor)? = #isolation
+    ) {
+        self.init(argumentsFactory(isolation: .init(isolation), make), aliases: repeat each aliases, fileID: fileID, line: line)
+    }
+
+    // MARK: Main actor
+
+    /// Registers a `@MainActor` function; it only ever runs on the main actor.
+    ///
+    ///     Shared { @MainActor in ProfileModel() }
+    ///     Shared(ProfileModel.init)          // ProfileModel is @MainActor
+    ///
+    /// Resolving it synchronously anywhere else is a ``ResolutionError``, never a data race;
+    /// ``DIContainer/resolveAsync(_:name:)-swift.type.method`` and ``DIContainer/prepare()-swift.type.method``
+    /// make it on the main actor.
+    public init<Failure: Error, each Alias>(
+        _ make: @escaping @MainActor () throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(argumentsFactory(make), aliases: repeat each aliases, fileID: fileID, line: line)
+        self.init(
+            Factory(isolation: .mainActor, .sync { _, _ in try onMainActor { Box(value: try make()) } }),
+            aliases: repeat each aliases, fileID: fileID, line: line)
+    }
+
+    /// Registers a `@MainActor` closure that resolves the value's own dependencies.
+    public init<Failure: Error, each Alias>(
+        _ make: @escaping @MainActor (Resolver) throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
+        fileID: String = #fileID, line: Int = #line
+    ) {
+        self.init(
+            Factory(isolation: .mainActor, .sync { resolver, _ in try onMainActor { Box(value: try make(resolver)) } }),
+            aliases: repeat each aliases, fileID: fileID, line: line)
+    }
+
+    /// Registers a `@MainActor` initializer whose parameters are registered services.
+    @_disfavoredOverload
+    public init<Failure: Error, First, each Rest, each Alias>(
+        _ make: @escaping @MainActor (First, repeat each Rest) throws(Failure) -> Value,
+        as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
+    ) {
+        let factory = Factory(isolation: .mainActor, .sync { resolver, _ in
+            try onMainActor {
+                Box(value: try make(try resolver.tryResolve(First.self), repeat try resolver.tryResolve((each Rest).self)))
+            }
+        })
+        self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line)
+    }
+
+    /// Registers a `@MainActor` factory that takes arguments.
+    public init<Failure: Error, First, each Rest, each Alias>(
+        _ make: @escaping @MainActor (Resolver, First, repeat each Rest) throws(Failure) -> Value,
+        as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
+    ) {
+        self.init(mainActorArgumentsFactory(make), aliases: repeat each aliases, fileID: fileID, line: line)
+    }
+
+    // MARK: Global actors and async factories
+
+    /// Registers a function isolated to a global actor other than the main actor.
+    ///
+    ///     Shared { @DatabaseActor in Database() }
+    ///
+    /// It is made on that actor, by ``DIContainer/prepare()-swift.type.method`` or an async
+    /// resolve; once made, a synchronous resolve returns it, and before that it is a
+    /// ``ResolutionError`` that says to await it.
+    public init<each Alias>(
+        _ make: @Sendable @escaping @isolated(any) () -> Value, as aliases: repeat (each Alias).Type,
+        fileID: String = #fileID, line: Int = #line
+    ) where Value: Sendable {
+        let isolation = Factory.Isolation(make.isolation)
+        self.init(
+            Factory(isolation: isolation, .async { _, _ in Box(value: await make()) }), aliases: repeat each aliases,
+            fileID: fileID, line: line)
+    }
+
+    /// Registers a closure isolated to a global actor that resolves the value's own dependencies.
+    public init<each Alias>(
+        _ make: @Sendable @escaping @isolated(any) (Resolver) -> Value, as aliases: repeat (each Alias).Type,
+        fileID: String = #fileID, line: Int = #line
+    ) where Value: Sendable {
+        let isolation = Factory.Isolation(make.isolation)
+        self.init(
+            Factory(isolation: isolation, .async { resolver, _ in Box(value: await make(resolver)) }),
+            aliases: repeat each aliases, fileID: fileID, line: line)
+    }
+
+    /// Registers an async factory: the instance is made by awaiting it.
+    ///
+    ///     Shared { resolve async throws in try await RemoteConfig.load(client: resolve()) }
+    ///
+    /// A `Shared` one is made exactly once, however many tasks await it at once, by
+    /// ``DIContainer/prepare()-swift.type.method`` or ``DIContainer/resolveAsync(_:name:)-swift.type.method``;
+    /// after that, the synchronous `resolve` and the property wrappers return it. If the factory
+    /// throws (or is cancelled), nothing is kept, and the next async resolve tries again.
+    public init<each Alias>(
+        _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value, as aliases: repeat (each Alias).Type,
+        fileID: String = #fileID, line: Int = #line
+    ) where Value: Sendable {
+        let isolation = Factory.Isolation(make.isolation)
+        self.init(
+            Factory(isolation: isolation, .async { resolver, _ in Box(value: try await make(resolver)) }),
+            aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// The same registration under a name; several names of one type coexist.
@@ -165,14 +238,17 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
 public protocol _ExpressionRegistration {
     associatedtype Value
     /// Registers `make` (the expression form's designated initializer).
-    init<each Alias>(_expression make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int)
+    init<each Alias>(
+        _expression make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int,
+        isolation: isolated (any Actor)?)
 }
 
 extension Registration: _ExpressionRegistration {
     public init<each Alias>(
-        _expression make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int
+        _expression make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int,
+        isolation: isolated (any Actor)?
     ) {
-        self.init(Factory(.sync { _, _ in Box(value: make()) }), aliases: repeat each aliases, fileID: fileID, line: line)
+        self.init(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
     }
 }
 
@@ -184,9 +260,9 @@ extension _ExpressionRegistration {
     @_disfavoredOverload
     public init<each Alias>(
         _ make: @autoclosure @escaping () -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line
+        fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
-        self.init(_expression: make, as: repeat each aliases, fileID: fileID, line: line)
+        self.init(_expression: make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
     }
 }
 
@@ -207,9 +283,9 @@ extension Registration where Scope == SharedLifetime {
 
 /// The factory of a registration that takes arguments (`Argument` is never empty).
 private func argumentsFactory<Value, each Argument>(
-    _ make: @escaping (Resolver, repeat each Argument) throws -> Value
+    isolation: Factory.Isolation, _ make: @escaping (Resolver, repeat each Argument) throws -> Value
 ) -> Factory {
-    Factory(argumentType: (repeat each Argument).self, .sync { resolver, values in
+    Factory(argumentType: (repeat each Argument).self, isolation: isolation, .sync { resolver, values in
         // The resolution path checked that the tuple is of `argumentType`.
         guard let arguments = values as? (repeat each Argument) else {
             preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
@@ -218,12 +294,44 @@ private func argumentsFactory<Value, each Argument>(
     })
 }
 
-/// A main-actor factory's result on its way out of `MainActor.assumeIsolated`, which only
-/// returns `Sendable` values.
-private final class MadeValue: @unchecked Sendable {
-    // Unchecked: written inside `assumeIsolated` and read right after on the same thread,
-    // which holds the resolution lock throughout.
-    var value: Any?
+/// The factory of a `@MainActor` registration that takes arguments.
+private func mainActorArgumentsFactory<Value, Failure: Error, each Argument>(
+    _ make: @escaping @MainActor (Resolver, repeat each Argument) throws(Failure) -> Value
+) -> Factory {
+    Factory(argumentType: (repeat each Argument).self, isolation: .mainActor, .sync { resolver, values in
+        // The resolution path checked that the tuple is of `argumentType`.
+        guard let arguments = values as? (repeat each Argument) else {
+            preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
+        }
+        return try onMainActor(arguments) { (arguments: (repeat each Argument)) throws -> Box<Value> in
+            Box(value: try make(resolver, repeat each arguments))
+        }
+    })
+}
+
+/// Runs `body` on the main actor, which the resolution path checked this code runs on.
+private func onMainActor<Value>(_ body: @MainActor () throws -> Value) throws -> Value {
+    try onMainActor(()) { _ in try body() }
+}
+
+/// Runs `body` with `input` on the main actor, which the resolution path checked this code runs on.
+private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input) throws -> Value) throws -> Value {
+    let handoff = Handoff<Input, Value>(input)
+    try MainActor.assumeIsolated { handoff.output = try body(handoff.input) }
+    guard let output = handoff.output else { preconditionFailure("DependencyInjection: a main-actor factory made nothing.") }
+    return output
+}
+
+/// Carries a main-actor factory's input into `MainActor.assumeIsolated` and its result out
+/// (which only returns `Sendable` values).
+private final class Handoff<Input, Output>: @unchecked Sendable {
+    // Unchecked: made, written and read on one thread, the main actor's, within `onMainActor`.
+    let input: Input
+    var output: Output?
+
+    init(_ input: Input) {
+        self.input = input
+    }
 }
 
 /// A registration with its types erased: what a container installs.
