@@ -35,7 +35,7 @@ struct Factory: @unchecked Sendable {
 
     enum Make {
         case sync((Resolver, Any) throws -> Any)
-        case async(@Sendable (Resolver, Any) async throws -> Any)
+        case async(@Sendable (Resolver) async throws -> sending Any)
     }
 
     /// The type of the arguments' tuple, `Void` for a factory without arguments.
@@ -74,6 +74,8 @@ struct Factory: @unchecked Sendable {
 struct Box<Value> {
     let value: Value
 }
+
+extension Box: Sendable where Value: Sendable {}
 
 /// The arguments of one resolution: the tuple the caller's closure returned, and its type.
 struct Arguments {

@@ -164,7 +164,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) where Value: Sendable {
         let isolation = Factory.Isolation(make.isolation)
         self.init(
-            Factory(isolation: isolation, .async { _, _ in Box(value: await make()) }), aliases: repeat each aliases,
+            Factory(isolation: isolation, .async { _ in Box(value: await make()) }), aliases: repeat each aliases,
             fileID: fileID, line: line)
     }
 
@@ -175,7 +175,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) where Value: Sendable {
         let isolation = Factory.Isolation(make.isolation)
         self.init(
-            Factory(isolation: isolation, .async { resolver, _ in Box(value: await make(resolver)) }),
+            Factory(isolation: isolation, .async { resolver in Box(value: await make(resolver)) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
@@ -193,7 +193,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) where Value: Sendable {
         let isolation = Factory.Isolation(make.isolation)
         self.init(
-            Factory(isolation: isolation, .async { resolver, _ in Box(value: try await make(resolver)) }),
+            Factory(isolation: isolation, .async { resolver in Box(value: try await make(resolver)) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
     }
 

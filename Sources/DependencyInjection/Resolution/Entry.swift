@@ -25,6 +25,13 @@ final class Entry: @unchecked Sendable {
     }
 
     var key: Key { spec.key }
+
+    /// Whether `prepare()` makes it: a `Shared` that is eager, async or isolated to an actor.
+    var needsPreparing: Bool {
+        guard lifetime == .shared else { return false }
+        if case .none = spec.factory.isolation { return spec.isEager || spec.factory.isAsync }
+        return true
+    }
     var lifetime: Lifetime { spec.lifetime }
 
     func recordDependency(on key: Key) {

@@ -53,6 +53,8 @@ final class ResolutionState: @unchecked Sendable {
     /// Whether any container was ever bound to a task: until then ``DIContainer/current`` is
     /// `shared` wherever no factory runs, and reading the task-local can be skipped.
     var anyTaskBinding = false
+    /// The actor an async resolve made this thread run a factory on (see `resolveAsync`).
+    var runningActor: (any Actor)?
     /// The `validate()` probe resolving now, if any (it holds the lock while it does).
     var probe: ValidationProbe?
 
@@ -164,10 +166,15 @@ extension DIContainer {
 
     private func value(of entry: Entry, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
         let factory = entry.spec.factory
-        if case .mainActor = factory.isolation, !MainActorCheck.isOnMainActor {
-            throw error(.mainActorRequired, for: requested)
-        }
         let kept = entry.kept(in: Resolution.state)
+        switch factory.isolation {
+        case .none: break
+        case .mainActor:
+            if !MainActorCheck.isOnMainActor { throw error(.mainActorRequired, for: requested) }
+        case .globalActor(let actor, let name):
+            // Made on its actor only; once made, the instance is shared like any other.
+            if kept == nil, Resolution.state.runningActor !== actor { throw error(.notYetMade(actor: name), for: requested) }
+        }
         // A kept instance made with arguments may be asked for again without them.
         if arguments.type != factory.argumentType, !(arguments.isEmpty && kept != nil) {
             throw error(
@@ -181,12 +188,18 @@ extension DIContainer {
         if entry.isMaking { throw cycleError(reaching: entry, requested: requested) }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
             let value = try Self.call(make, resolver, arguments.values, key: requested, in: self)
-            if let problem = entry.keep(value, in: Resolution.state) { throw error(problem, for: requested) }
-            for action in entry.spec.onResolve {
-                Resolution.state.pendingActions.append(
-                    .init(container: self, entry: entry, requested: requested, value: value, action: action))
-            }
+            try keepMade(value, of: entry, requested: requested)
             return value
+        }
+    }
+
+    /// Keeps a value `entry`'s factory made, as its lifetime says, and queues its `onResolve`
+    /// actions for the end of the resolution.
+    func keepMade(_ value: Any, of entry: Entry, requested: Key) throws(ResolutionError) {
+        if let problem = entry.keep(value, in: Resolution.state) { throw error(problem, for: requested) }
+        for action in entry.spec.onResolve {
+            Resolution.state.pendingActions.append(
+                .init(container: self, entry: entry, requested: requested, value: value, action: action))
         }
     }
 
