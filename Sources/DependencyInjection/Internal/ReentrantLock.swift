@@ -60,6 +60,8 @@ final class ReentrantLock: @unchecked Sendable {
     /// Releases every hold this thread has on the lock; for a thread that will never return to
     /// the code that took them (a parked validation probe). Call only while holding the lock.
     func unlockCompletely() {
-        while holdCount > 0 { unlock() }
+        // Read once, while this thread holds the lock: after the last unlock it is another's.
+        let holds = holdCount
+        for _ in 0..<holds { unlock() }
     }
 }

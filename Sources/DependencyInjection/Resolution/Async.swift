@@ -40,8 +40,15 @@ extension DIContainer {
                 return handoff.value
             case .wait(let making):
                 await making.wait()
-            case .make(let owner, let entry, let make):
-                try await owner.runAsyncFactory(entry, requested: key, make)
+            case .make(let owner, let slot, let make):
+                let value = try await owner.runAsyncFactory(slot.entry, requested: key, make)
+                // Every value of a slot of `T` is a `Box<T>`, an alias's once converted.
+                guard let box = slot.alias.map({ $0.convert(value) }) ?? value, let made = box as? Box<T> else {
+                    throw Resolution.lock.withLock {
+                        error(.aliasNotConforming(implementation: TypeName.of(slot.entry.spec.type)), for: key)
+                    }
+                }
+                return made.value
             }
         }
     }
@@ -86,8 +93,9 @@ extension DIContainer {
                 return try await Self.onActor(actor) { _ = try self.resolveIsolated(to: actor, key) as Any }
             case .wait(let making):
                 await making.wait()
-            case .make(let owner, let entry, let make):
-                try await owner.runAsyncFactory(entry, requested: key, make)
+            case .make(let owner, let slot, let make):
+                _ = try await owner.runAsyncFactory(slot.entry, requested: key, make)
+                return
             }
         }
     }
@@ -96,18 +104,18 @@ extension DIContainer {
     private func nextAsyncStep(_ key: Key) throws(ResolutionError) -> AsyncStep {
         guard let (owner, slot) = lookup(key) else { return .resolve }
         let entry = slot.entry
-        if entry.kept(in: Resolution.state) != nil { return .resolve }
-        if let making = entry.making { return .wait(making) }
-        guard case .async(let make) = entry.spec.factory.make else {
-            switch entry.spec.factory.isolation {
-            case .none: return .resolve
-            case .mainActor: return MainActorCheck.isOnMainActor ? .resolve : .resolveOnMainActor
-            case .globalActor(let actor, _): return .resolveOn(actor)
-            }
+        let isKept = entry.kept(in: Resolution.state) != nil
+        if case .async(let make) = entry.spec.factory.make, !isKept {
+            if let making = entry.making { return .wait(making) }
+            // `Shared` instances are made once: later resolves wait for this one.
+            if entry.lifetime == .shared { entry.making = AsyncMaking() }
+            return .make(owner, slot, make)
         }
-        // `Shared` instances are made once: later resolves wait for this one.
-        if entry.lifetime == .shared { entry.making = AsyncMaking() }
-        return .make(owner, entry, make)
+        switch entry.spec.factory.isolation {
+        case .mainActor where !MainActorCheck.isOnMainActor: return .resolveOnMainActor
+        case .globalActor(let actor, _) where !isKept: return .resolveOn(actor)
+        default: return .resolve
+        }
     }
 
     /// Runs `body` on `actor`.
@@ -128,8 +136,9 @@ extension DIContainer {
 
     /// Runs an async factory outside the lock, then keeps its value as the lifetime says.
     private func runAsyncFactory(
-        _ entry: Entry, requested: Key, _ make: @Sendable (Resolver) async throws -> sending Any
-    ) async throws {
+        _ entry: Entry, requested: Key, _ make: @Sendable (Resolver) async throws -> sending Any,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Any {
         let result: Result<Any, any Error>
         do {
             // While it runs, what it makes resolves its property wrappers from this container.
@@ -154,6 +163,7 @@ extension DIContainer {
         }
         making?.finish()
         try outcome.get()
+        return try result.get()
     }
 }
 
@@ -168,7 +178,7 @@ private enum AsyncStep {
     /// Another task is making it: wait, then look again.
     case wait(AsyncMaking)
     /// Run this async factory.
-    case make(DIContainer, Entry, @Sendable (Resolver) async throws -> sending Any)
+    case make(DIContainer, Slot, @Sendable (Resolver) async throws -> sending Any)
 }
 
 /// An async factory's run in progress: later async resolves of the same entry wait for it.

@@ -246,20 +246,20 @@ extension DIContainer {
                 try Self.call({ try pending.action($1, $0) }, resolver, pending.value, key: pending.requested, in: pending.container)
             }
         }
-        let graphValues = state.graphValues
+        // Released at the end, once the state is consistent: a `deinit` may resolve (and the
+        // list of made entries may be the last owner of an entry replaced meanwhile).
+        let released = (state.graphValues, state.made)
         state.graphValues = [:]
         state.made = []
         state.origin = nil
-        // Released here, once the state is consistent: a `deinit` may resolve.
-        withExtendedLifetime(graphValues) {}
+        withExtendedLifetime(released) {}
     }
 
     /// Ends a top-level resolution that failed: drops what it made and what it queued.
     func abandonResolution() {
         let state = Resolution.state
         var released: [Any] = state.made.compactMap { $0.releaseInstances() }
-        released.append(state.graphValues)
-        released.append(state.pendingActions)
+        released += [state.made, state.graphValues, state.pendingActions]
         state.made = []
         state.graphValues = [:]
         state.pendingActions = []
