@@ -65,3 +65,51 @@ final class ReentrantLock: @unchecked Sendable {
         for _ in 0..<holds { unlock() }
     }
 }
+
+/// How much stack this thread has left: what lets a deep resolution be reported as an error
+/// before it overflows, whatever the thread's stack size (512 KiB on Apple's secondary threads).
+enum ThreadStack {
+    /// Each thread's lowest stack address, found once per thread (the lookup can be slow).
+    private static let lowestAddressKey: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key, nil)
+        precondition(status == 0, "DependencyInjection: pthread_key_create failed (\(status)).")
+        return key
+    }()
+
+    /// Bytes of stack left below the caller's frame.
+    static func remainingBytes() -> Int {
+        var marker: UInt8 = 0
+        // The address is only compared, never dereferenced.
+        let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+        return Int(bitPattern: here &- lowestAddress)
+    }
+
+    private static var lowestAddress: UInt {
+        // The slot holds an address as a number (never dereferenced), or nothing yet.
+        if let cached = pthread_getspecific(lowestAddressKey) { return UInt(bitPattern: cached) }
+        let lowest = findLowestAddress()
+        pthread_setspecific(lowestAddressKey, UnsafeRawPointer(bitPattern: lowest))
+        return lowest
+    }
+
+    private static func findLowestAddress() -> UInt {
+        #if canImport(Darwin)
+            let thread = pthread_self()
+            return UInt(bitPattern: pthread_get_stackaddr_np(thread)) - UInt(pthread_get_stacksize_np(thread))
+        #else
+            // Swift's Glibc module leaves out the GNU extension `pthread_getattr_np`: it is looked
+            // up by name. The cast is sound because the symbol has exactly this C signature.
+            typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return 0 }
+            let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
+            var attributes = pthread_attr_t()
+            var address: UnsafeMutableRawPointer?
+            var size = 0
+            guard getAttributes(pthread_self(), &attributes) == 0 else { return 0 }
+            defer { pthread_attr_destroy(&attributes) }
+            guard pthread_attr_getstack(&attributes, &address, &size) == 0 else { return 0 }
+            return UInt(bitPattern: address)
+        #endif
+    }
+}

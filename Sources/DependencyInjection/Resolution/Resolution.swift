@@ -15,9 +15,12 @@ import Dispatch
 enum Resolution {
     static let lock = ReentrantLock()
     static let state = ResolutionState()
-    /// How many steps one resolution may take before it is reported instead of overflowing the
-    /// stack: far more than any real graph, far less than a 512 KiB thread's stack allows.
-    static let maximumDepth = 200
+    /// How many steps one resolution may take: far more than any real graph (a longer path is
+    /// a cycle through many registrations).
+    static let maximumDepth = 1000
+    /// Stack a step leaves for what it calls (factories, reporting an error): a resolution that
+    /// would go deeper is a ``ResolutionError`` instead of a stack overflow.
+    static let stackReserve = 128 * 1024
 }
 
 /// Guarded by ``Resolution/lock``: read and written only by the thread that holds it.
@@ -208,8 +211,8 @@ extension DIContainer {
         _ entry: Entry, requested: Key, _ body: (Resolver) throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         let state = Resolution.state
-        guard state.frames.count < Resolution.maximumDepth else {
-            throw error(.tooDeep(depth: Resolution.maximumDepth), for: requested)
+        guard state.frames.count < Resolution.maximumDepth, ThreadStack.remainingBytes() > Resolution.stackReserve else {
+            throw error(.tooDeep(depth: state.frames.count), for: requested)
         }
         state.frames.append(.init(container: self, entry: entry, requested: requested))
         entry.isMaking = true

@@ -33,8 +33,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// not made its instance yet, and a synchronous resolve cannot wait for it; `actor`
         /// names the global actor, if any.
         case notYetMade(actor: String?)
-        /// The resolution took more than `depth` steps (a chain that long, or a cycle through
-        /// that many registrations).
+        /// The resolution was `depth` steps deep and could go no deeper: past 1,000 steps, or with
+        /// too little of the thread's stack left (a chain that long, or a cycle through that many
+        /// registrations).
         case tooDeep(depth: Int)
         /// The registered service is a function type: usually an initializer registered whole.
         case functionRegistered
@@ -42,46 +43,69 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case argumentInferredAsMetatype(String)
     }
 
+    /// One reference to what the error says: a failing resolution passes it up through every
+    /// step, so it is kept small on the stack.
+    private final class Storage: Sendable {
+        let reason: Reason
+        let key: (typeName: String, name: String?)
+        let path: [String]
+        let underlyingError: (any Error)?
+        let conformingTypes: [String]
+        let similarTypes: [String]
+        let registeredNames: [String]
+        let suggestion: String
+        let containerSpelling: String
+        let madeByParent: String?
+
+        init(
+            reason: Reason, key: Key, path: [String], underlyingError: (any Error)?, conformingTypes: [String],
+            similarTypes: [String], registeredNames: [String], suggestion: String, containerSpelling: String,
+            madeByParent: String?
+        ) {
+            self.reason = reason
+            self.key = (key.typeName, key.name)
+            self.path = path
+            self.underlyingError = underlyingError
+            self.conformingTypes = conformingTypes
+            self.similarTypes = similarTypes
+            self.registeredNames = registeredNames
+            self.suggestion = suggestion
+            self.containerSpelling = containerSpelling
+            self.madeByParent = madeByParent
+        }
+    }
+
+    private let storage: Storage
+
     /// What went wrong.
-    public let reason: Reason
+    public var reason: Reason { storage.reason }
     /// The type that was requested (or registered), as written in source.
-    public let typeName: String
+    public var typeName: String { storage.key.typeName }
     /// The name that was requested, if any.
-    public let name: String?
+    public var name: String? { storage.key.name }
     /// The resolutions that led here, outermost first, ending with the failing one.
-    public let path: [String]
+    public var path: [String] { storage.path }
     /// The error a factory threw, for ``Reason/factoryFailed``.
-    public let underlyingError: (any Error)?
+    public var underlyingError: (any Error)? { storage.underlyingError }
     /// Registered types that conform to the requested one (for a missing registration).
-    public let conformingTypes: [String]
+    public var conformingTypes: [String] { storage.conformingTypes }
     /// Registered types whose name resembles the requested one.
-    public let similarTypes: [String]
+    public var similarTypes: [String] { storage.similarTypes }
     /// Names registered for the requested type, when the requested name is not among them.
-    public let registeredNames: [String]
-    /// The registration to suggest, e.g. `Shared(Dog.init)`, for a missing registration.
-    let suggestion: String
-    /// How to reach the container to register in: `DIContainer` (the static API) or `container`.
-    let containerSpelling: String
-    /// For a dependency a parent container looked for while making a service the user asked a
-    /// child for: that service.
-    let madeByParent: String?
+    public var registeredNames: [String] { storage.registeredNames }
+    private var suggestion: String { storage.suggestion }
+    private var containerSpelling: String { storage.containerSpelling }
+    private var madeByParent: String? { storage.madeByParent }
 
     init(
         reason: Reason, key: Key, path: [String] = [], underlyingError: (any Error)? = nil,
         conformingTypes: [String] = [], similarTypes: [String] = [], registeredNames: [String] = [],
         suggestion: String = "", containerSpelling: String = "DIContainer", madeByParent: String? = nil
     ) {
-        self.reason = reason
-        self.typeName = key.typeName
-        self.name = key.name
-        self.path = path
-        self.underlyingError = underlyingError
-        self.conformingTypes = conformingTypes
-        self.similarTypes = similarTypes
-        self.registeredNames = registeredNames
-        self.suggestion = suggestion
-        self.containerSpelling = containerSpelling
-        self.madeByParent = madeByParent
+        storage = Storage(
+            reason: reason, key: key, path: path, underlyingError: underlyingError, conformingTypes: conformingTypes,
+            similarTypes: similarTypes, registeredNames: registeredNames, suggestion: suggestion,
+            containerSpelling: containerSpelling, madeByParent: madeByParent)
     }
 
     /// The full message: what happened, where, and how to fix it.
@@ -121,7 +145,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .notYetMade(nil):
             return "\(subject) is made by an async factory and has not been made yet."
         case .tooDeep(let depth):
-            return "Resolving \(subject) took more than \(depth) nested steps."
+            return "Resolving \(subject) needed more than \(depth) nested steps, more than this thread's stack allows."
         case .functionRegistered:
             return "\(subject) is a function type: the registration makes a function, not a service."
         case .argumentInferredAsMetatype(let arguments):

@@ -15,27 +15,27 @@ public struct Resolver: Sendable {
         self.container = container
     }
 
-    /// The container, kept alive for the call; a trap with a message once it is gone.
-    func withContainer<R>(_ body: (DIContainer) throws -> R) rethrows -> R {
+    /// The container, kept alive by the caller; a trap with a message once it is gone.
+    private var resolving: DIContainer {
         guard let container else {
             fatalError(
                 "DependencyInjection: a Resolver was used after its container was deallocated. Use the "
                     + "resolver a factory receives only while that factory (or onResolve) runs; to resolve "
                     + "later, keep the container itself, or resolve what you need up front.")
         }
-        return try body(container)
+        return container
     }
 
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
     public func callAsFunction<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        withContainer { $0.resolve(type, name: name) }
+        resolving.resolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments; traps on failure.
     public func callAsFunction<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        withContainer { $0.resolve(type, name: name, arguments: arguments) }
+        resolving.resolve(type, name: name, arguments: arguments)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` that carries the whole resolution path.
@@ -43,13 +43,13 @@ public struct Resolver: Sendable {
     /// In a throwing factory, `try resolve.tryResolve()` passes a missing dependency or a cycle
     /// up to the caller's `tryResolve` instead of trapping.
     public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try withContainer { try $0.tryResolve(type, name: name) }
+        try resolving.tryResolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
-        try withContainer { try $0.tryResolve(type, name: name, arguments: arguments) }
+        try resolving.tryResolve(type, name: name, arguments: arguments)
     }
 }
