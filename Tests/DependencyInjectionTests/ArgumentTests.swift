@@ -13,7 +13,7 @@ private final class Mixed {
     init(_ text: String) { self.text = text }
 }
 
-@Suite struct ArgumentTests {
+@Suite(.timeLimit(.minutes(1))) struct ArgumentTests {
     @Test func oneArgumentReachesTheFactory() {
         let box = DIContainer()
         box.register { New({ _, id in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self) }
@@ -91,7 +91,7 @@ private final class Mixed {
     }
 }
 
-@Suite struct ArgumentMismatchTests {
+@Suite(.timeLimit(.minutes(1))) struct ArgumentMismatchTests {
     private func container() -> DIContainer {
         let box = DIContainer()
         box.register {
@@ -102,41 +102,42 @@ private final class Mixed {
         return box
     }
 
-    @Test func wrongArgumentTypeNamesExpectedAndReceived() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try container().tryResolve(ConcreteViewModel.self, arguments: { 42 })
-        }
-        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "(Int)"))
+    /// A resolution with the wrong arguments, and the mismatch it must report.
+    struct Mismatch: Sendable, CustomTestStringConvertible {
+        let label: String
+        let resolve: @Sendable (DIContainer) throws -> Void
+        let expected: String
+        let received: String
+        var testDescription: String { label }
+    }
+
+    static let mismatches = [
+        Mismatch(
+            label: "a wrong type", resolve: { _ = try $0.tryResolve(ConcreteViewModel.self, arguments: { 42 }) },
+            expected: "(String)", received: "(Int)"),
+        Mismatch(
+            label: "too few", resolve: { _ = try $0.tryResolve(Presenter.self) { ("a", 1) } },
+            expected: "(String, Int, String)", received: "(String, Int)"),
+        Mismatch(
+            label: "the wrong order", resolve: { _ = try $0.tryResolve(Presenter.self) { (1, "a", "b") } },
+            expected: "(String, Int, String)", received: "(Int, String, String)"),
+        Mismatch(
+            label: "none for a factory that needs them", resolve: { _ = try $0.tryResolve(ConcreteViewModel.self) },
+            expected: "(String)", received: "no arguments"),
+        Mismatch(
+            label: "some for a factory that takes none",
+            resolve: { _ = try $0.tryResolve(Engine.self, arguments: { "unexpected" }) },
+            expected: "no arguments", received: "(String)"),
+    ]
+
+    @Test(arguments: mismatches)
+    func wrongArgumentsNameTheExpectedAndReceivedTypes(_ mismatch: Mismatch) throws {
+        let error = try #require(throws: ResolutionError.self) { try mismatch.resolve(container()) }
+        #expect(error.reason == .argumentMismatch(expected: mismatch.expected, received: mismatch.received))
         #expect(
             error.description.hasPrefix(
-                "Wrong arguments for 'ConcreteViewModel' (name: nil): expected (String), received (Int)."))
-    }
-
-    @Test func wrongArgumentCountNamesExpectedAndReceived() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try container().tryResolve(Presenter.self) { ("a", 1) }
-        }
-        #expect(error.reason == .argumentMismatch(expected: "(String, Int, String)", received: "(String, Int)"))
-    }
-
-    @Test func argumentsInTheWrongOrderAreAMismatch() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try container().tryResolve(Presenter.self) { (1, "a", "b") }
-        }
-        #expect(error.reason == .argumentMismatch(expected: "(String, Int, String)", received: "(Int, String, String)"))
-    }
-
-    @Test func noArgumentsForAFactoryThatNeedsThem() throws {
-        let error = try #require(throws: ResolutionError.self) { try container().tryResolve(ConcreteViewModel.self) }
-        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "no arguments"))
-    }
-
-    @Test func argumentsForAFactoryThatTakesNone() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try container().tryResolve(Engine.self, arguments: { "unexpected" })
-        }
-        #expect(error.reason == .argumentMismatch(expected: "no arguments", received: "(String)"))
-        #expect(error.description.contains("To fix, resolve it without arguments: DIContainer.resolve(Engine.self)."))
+                "Wrong arguments for '\(error.typeName)' (name: nil): expected \(mismatch.expected), received \(mismatch.received)."
+            ))
     }
 
     @Test func mismatchInsideAFactoryCarriesThePath() throws {

@@ -6,23 +6,63 @@ import Testing
 private final class A { init(b: B) {} }
 private final class B {
     init(c: C) {}
+    init(a: A) {}
     init() {}
 }
 private final class C { init(a: A) {} }
 private protocol Greeter: AnyObject {}
 private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
+private final class Ledger { init(audit: Audit) {} }
+private final class Audit { init(ledger: Ledger) {} }
+private final class Archive { init(ledger: Ledger) {} }
 
-@Suite struct CycleTests {
-    @Test func twoFactoriesThatNeedEachOtherAreACycle() throws {
+/// How the factories of a cycle get each other.
+enum CycleFactoryKind: String, CaseIterable, Sendable {
+    /// `try resolve.tryResolve()`: the cycle is thrown up to the caller.
+    case throwing
+    /// `resolve()`: a real resolution would trap; `validate()` reports it without crashing.
+    case plain
+}
+
+@Suite(.timeLimit(.minutes(1))) struct CycleTests {
+    @Test func twoNewFactoriesThatNeedEachOtherAreACycleForTryResolve() throws {
         let box = DIContainer()
         box.register {
-            Shared { resolve in try A(b: resolve.tryResolve()) }
-            Shared { resolve in B(c: C(a: try resolve.tryResolve())) }
+            New { resolve in try A(b: resolve.tryResolve()) }
+            New { resolve in try B(a: resolve.tryResolve()) }
         }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(A.self) }
         #expect(error.reason == .dependencyCycle(cycle: ["A", "B", "A"]))
-        #expect(error.description.hasPrefix("Dependency cycle: A -> B -> A."))
-        #expect(error.description.contains("onResolve"))
+        #expect(error.path == ["A", "B", "A"])
+        #expect(error.description.hasPrefix("Dependency cycle: A -> B -> A.\nResolution path: A -> B -> A\n"))
+        let fromB = try #require(throws: ResolutionError.self) { try box.tryResolve(B.self) }
+        #expect(fromB.reason == .dependencyCycle(cycle: ["B", "A", "B"]))
+    }
+
+    @Test(arguments: CycleFactoryKind.allCases)
+    func twoNewFactoriesThatNeedEachOtherAreReportedByValidate(kind: CycleFactoryKind) throws {
+        let box = DIContainer()
+        switch kind {
+        case .throwing:
+            box.register {
+                New { resolve in try A(b: resolve.tryResolve()) }
+                New { resolve in try B(a: resolve.tryResolve()) }
+            }
+        case .plain:
+            box.register {
+                New { resolve in A(b: resolve()) }
+                New { resolve in B(a: resolve()) }
+            }
+        }
+        let report = box.validate()
+        #expect(!report.isValid)
+        #expect(report.validCount == 0)
+        #expect(report.problems.map(\.registration) == ["A", "B"])
+        #expect(
+            report.problems.map(\.error.reason) == [
+                .dependencyCycle(cycle: ["A", "B", "A"]), .dependencyCycle(cycle: ["B", "A", "B"]),
+            ])
+        #expect(String(describing: report).contains("✗ A\n    Dependency cycle: A -> B -> A."))
     }
 
     @Test func aLongerCycleListsEveryStep() throws {
@@ -42,6 +82,19 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
         box.register { Shared({ resolve in try GreeterImpl(greeter: resolve.tryResolve()) }, as: Greeter.self) }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Greeter.self) }
         #expect(error.reason == .dependencyCycle(cycle: ["Greeter", "Greeter"]))
+    }
+
+    @Test func aCycleEnteredFromOutsideShowsTheCycleAndThePathToIt() throws {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve in try Ledger(audit: resolve.tryResolve()) }
+            Shared { resolve in try Audit(ledger: resolve.tryResolve()) }
+            New { resolve in try Archive(ledger: resolve.tryResolve()) }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Archive.self) }
+        #expect(error.reason == .dependencyCycle(cycle: ["Ledger", "Audit", "Ledger"]))
+        #expect(error.path == ["Archive", "Ledger", "Audit", "Ledger"])
+        #expect(error.description.contains("Resolution path: Archive -> Ledger -> Audit -> Ledger"))
     }
 
     @Test func aCycleLeavesNoFactoryMarkedAsRunning() throws {

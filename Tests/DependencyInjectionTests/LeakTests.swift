@@ -15,6 +15,10 @@ private final class LeakEngine { init() {} }
 private final class LeakSession { init() {} }
 private final class LeakCache { init() {} }
 private final class LeakFresh { init() {} }
+private final class LeakSessionUser {
+    let session: LeakSession
+    init(session: LeakSession) { self.session = session }
+}
 
 /// A Shared service with every way of reaching the container: lazy wrappers, an eager
 /// wrapper, a resolver kept by `onResolve`, and a dependency set by `onResolve`.
@@ -70,7 +74,7 @@ private func useAndDropContainer() -> MadeObjects {
         partner: WeakReference(service.partner))
 }
 
-@Suite struct LeakTests {
+@Suite(.timeLimit(.minutes(1))) struct LeakTests {
     @Test func newInstancesAreNotRetainedByTheContainer() {
         let container = DIContainer()
         container.register {
@@ -88,11 +92,15 @@ private func useAndDropContainer() -> MadeObjects {
         container.register {
             Graph(LeakSession.init)
             Weak(LeakFresh.init)
+            New { resolve in LeakSessionUser(session: resolve()) }
         }
         let graph = WeakReference(container.resolve(LeakSession.self))
         let weak = WeakReference(container.resolve(LeakFresh.self))
         #expect(graph.object == nil)
         #expect(weak.object == nil)
+        // A Graph instance made as a dependency ends with its resolution too.
+        let dependency = WeakReference(container.resolve(LeakSessionUser.self).session)
+        #expect(dependency.object == nil)
     }
 
     @Test func containerAndEverythingItMadeAreReleasedWithTheLastReference() {

@@ -3,7 +3,7 @@ import Testing
 
 // Several registrations of one type, told apart by name.
 
-@Suite struct NameTests {
+@Suite(.timeLimit(.minutes(1))) struct NameTests {
     private func stores() -> DIContainer {
         let box = DIContainer()
         box.register {

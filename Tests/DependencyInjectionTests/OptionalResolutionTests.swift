@@ -11,7 +11,7 @@ private final class OptionalHolder {
 
 private final class Speaker: MediaPlayer {}
 
-@Suite struct OptionalResolutionTests {
+@Suite(.timeLimit(.minutes(1))) struct OptionalResolutionTests {
     @Test func optionalOfAnUnregisteredTypeIsNil() {
         #expect(DIContainer().resolve(Router?.self) == nil)
     }
@@ -48,10 +48,4 @@ private final class Speaker: MediaPlayer {}
         #expect(error.typeName == "AppConfiguration")
     }
 
-    @Test func registeringAnOptionalTypeIsAnError() throws {
-        let box = DIContainer()
-        let error = try #require(throws: ResolutionError.self) { try box.tryRegister(Shared(Engine?.none)) }
-        #expect(error.reason == .optionalRegistration)
-        #expect(error.description.hasPrefix("'Optional<Engine>' is an Optional type and cannot be registered."))
-    }
 }

@@ -59,22 +59,6 @@ extension RegistrationFormTests {
         #expect(box.resolve(Int.self) == 42)
     }
 
-    @Test func initializerReferencesAndResolverClosuresRunOnlyWhenResolved() {
-        let made = Tally()
-        let box = DIContainer()
-        box.register {
-            Shared { _ in Counted(made) }
-            Shared { () -> Lamp in
-                made.increment()
-                return Lamp()
-            }
-        }
-        #expect(made.value == 0)
-        _ = box.resolve(Counted.self)
-        _ = box.resolve(Lamp.self)
-        #expect(made.value == 2)
-    }
-
     @Test func anExpressionCastWithAsRegistersOnlyTheCastType() {
         let box = DIContainer()
         box.register(Shared(ChannelA() as Channel))

@@ -3,29 +3,47 @@ import Testing
 
 // How registrations are written and what registering again replaces.
 
-@Suite struct RegistrationFormTests {
-    @Test func autoclosureIsEvaluatedOnFirstResolveNotAtRegistration() {
+@Suite(.timeLimit(.minutes(1))) struct RegistrationFormTests {
+    @Test func noFormOfFactoryRunsBeforeItIsResolved() {
+        final class Lamp { init() {} }
         let made = Tally()
         let box = DIContainer()
-        box.register { Shared(Counted(made)) }
+        box.register {
+            Shared(Counted(made))  // an autoclosure
+            Shared { _ in Counted(made) }.named("resolver closure")
+            Shared { () -> Lamp in
+                made.increment()
+                return Lamp()
+            }
+        }
         #expect(made.value == 0)
         _ = box.resolve(Counted.self)
         #expect(made.value == 1)
+        _ = box.resolve(Counted.self, name: "resolver closure")
+        _ = box.resolve(Lamp.self)
+        #expect(made.value == 3)
     }
 
-    @Test func initializerReferenceRegistersTheTypeAndEachAlias() {
+    /// The forms of one `Shared` registration with aliases.
+    enum AliasedForm: String, CaseIterable, Sendable {
+        case initializerReference, autoclosure, resolverClosure
+
+        var registration: Module {
+            switch self {
+            case .initializerReference: Module(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self))
+            case .autoclosure: Module(Shared(RouterImpl(), as: Router.self, DeeplinkHandler.self))
+            case .resolverClosure: Module(Shared({ _ in RouterImpl() }, as: Router.self, DeeplinkHandler.self))
+            }
+        }
+    }
+
+    @Test(arguments: AliasedForm.allCases)
+    func everyFormRegistersTheTypeAndEachAliasServedByOneEntry(form: AliasedForm) {
         let box = DIContainer()
-        box.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self))
+        box.register(form.registration)
         let implementation = box.resolve(RouterImpl.self)
         #expect(box.resolve(Router.self) === implementation)
         #expect(box.resolve(DeeplinkHandler.self) === implementation)
-    }
-
-    @Test func autoclosureWithAliasesServesEveryAliasFromOneEntry() {
-        let box = DIContainer()
-        box.register(Shared(RouterImpl(), as: Router.self, DeeplinkHandler.self))
-        #expect(box.resolve(Router.self) === box.resolve(DeeplinkHandler.self))
-        #expect(box.resolve(RouterImpl.self) === box.resolve(Router.self))
     }
 
     @Test func resolverClosureResolvesItsDependenciesFromTheContainer() {
@@ -44,7 +62,7 @@ import Testing
     }
 }
 
-@Suite struct RegistrationBuilderTests {
+@Suite(.timeLimit(.minutes(1))) struct RegistrationBuilderTests {
     @Test(arguments: [true, false])
     func ifAndElseChooseTheRegistration(useMocks: Bool) {
         let box = DIContainer()
@@ -74,16 +92,25 @@ import Testing
         #expect(Set(stores.map(ObjectIdentifier.init)).count == names.count)
     }
 
-    @Test func compilerConditionsSelectTheirBranch() {
+    @Test func compilerConditionsRegisterOnlyTheirActiveBranch() {
         let box = DIContainer()
         box.register {
             #if compiler(>=5.0)
-                Shared(PostgresStore() as Store)
+                Shared(PostgresStore() as Store).named("if")
             #else
-                Shared(MemoryStore() as Store)
+                Shared(MemoryStore() as Store).named("not compiled")
+            #endif
+            #if compiler(<5.0)
+                Shared(PostgresStore() as Store).named("not compiled")
+            #else
+                Shared(MemoryStore() as Store).named("else")
             #endif
         }
-        #expect(box.resolve(Store.self).kind == "postgres")
+        // Optional lookups, so a branch the builder dropped fails here by name, not by a trap.
+        #expect(box.resolve(Store?.self, name: "if")?.kind == "postgres")
+        #expect(box.resolve(Store?.self, name: "else")?.kind == "memory")
+        #expect(box.resolve(Store?.self, name: "not compiled") == nil)
+        #expect(box.registrations.count == 2)
     }
 
     @Test func registrationsAndNestedModulesMix() {
@@ -124,7 +151,7 @@ import Testing
     }
 }
 
-@Suite struct ReplacementTests {
+@Suite(.timeLimit(.minutes(1))) struct ReplacementTests {
     @Test func registeringAgainForAnAliasReplacesOnlyThatAlias() {
         let box = DIContainer()
         box.register(Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self))
