@@ -14,32 +14,32 @@ private final class Mixed {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ArgumentTests {
-    @Test func oneArgumentReachesTheFactory() {
+    @Test func oneArgumentReachesTheFactory() throws {
         let box = DIContainer()
         box.register { New({ _, id in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self) }
-        #expect(box.resolve(ViewModelProtocol.self, arguments: { "id_goes_here" }).id == "id_goes_here")
+        #expect(try box.tryResolve(ViewModelProtocol.self, arguments: { "id_goes_here" }).id == "id_goes_here")
     }
 
-    @Test func severalArgumentsOfDifferentTypesArriveInOrder() {
+    @Test func severalArgumentsOfDifferentTypesArriveInOrder() throws {
         let box = DIContainer()
         box.register { New { _, a, b, c in Presenter(a, b, c) as PresenterProtocol } }
         #expect(
-            box.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
+            try box.tryResolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
                 == "argument 1|23|argument 3")
     }
 
-    @Test func tenArgumentsWork() {
+    @Test func tenArgumentsWork() throws {
         let box = DIContainer()
         box.register {
             New { (_, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int, i: Int, j: Int) in
                 Ten([a, b, c, d, e, f, g, h, i, j])
             }
         }
-        let ten = box.resolve(Ten.self) { (1, 2, 3, 4, 5, 6, 7, 8, 9, 10) }
+        let ten = try box.tryResolve(Ten.self) { (1, 2, 3, 4, 5, 6, 7, 8, 9, 10) }
         #expect(ten.values == Array(1...10))
     }
 
-    @Test func twelveArgumentsOfMixedTypesWork() {
+    @Test func twelveArgumentsOfMixedTypesWork() throws {
         let box = DIContainer()
         box.register {
             New {
@@ -50,38 +50,38 @@ private final class Mixed {
                 Mixed("\(a)\(b)\(c)\(d)\(e)\(f)\(g)\(h ?? 0)\(i)\(j)\(k)\(l)")
             }
         }
-        let mixed = box.resolve(Mixed.self) {
+        let mixed = try box.tryResolve(Mixed.self) {
             (1, "b", 2.5, true, 5, "f", [7], Int?.some(8), 9, "j", Character("k"), UInt8(12))
         }
         #expect(mixed.text == "1b2.5true5f[7]89jk12")
     }
 
-    @Test func newMakesOneInstancePerCallWithThatCallsArguments() {
+    @Test func newMakesOneInstancePerCallWithThatCallsArguments() throws {
         let box = DIContainer()
         box.register { New { (_, id: String) in ConcreteViewModel(id: id) } }
-        let first = box.resolve(ConcreteViewModel.self, arguments: { "1" })
-        let second = box.resolve(ConcreteViewModel.self, arguments: { "2" })
+        let first = try box.tryResolve(ConcreteViewModel.self, arguments: { "1" })
+        let second = try box.tryResolve(ConcreteViewModel.self, arguments: { "2" })
         #expect(first !== second)
         #expect([first.id, second.id] == ["1", "2"])
     }
 
-    @Test func argumentFactoryResolvesFurtherDependencies() {
+    @Test func argumentFactoryResolvesFurtherDependencies() throws {
         let box = DIContainer()
         box.register {
             Shared(AppConfigurationImpl() as AppConfiguration)
             New { (resolve, id: String) in ConcreteViewModel(id: id + "@" + resolve(AppConfiguration.self).environment)
             }
         }
-        #expect(box.resolve(ConcreteViewModel.self, arguments: { "42" }).id == "42@production")
+        #expect(try box.tryResolve(ConcreteViewModel.self, arguments: { "42" }).id == "42@production")
     }
 
-    @Test func argumentsPassThroughTheResolverOfAnotherFactory() {
+    @Test func argumentsPassThroughTheResolverOfAnotherFactory() throws {
         let box = DIContainer()
         box.register {
             New { (_, id: String) in ConcreteViewModel(id: id) }
             New { resolve in Pair(resolve(ConcreteViewModel.self, arguments: { "inner" }), 0) }
         }
-        #expect(box.resolve(Pair<ConcreteViewModel, Int>.self).first.id == "inner")
+        #expect(try box.tryResolve(Pair<ConcreteViewModel, Int>.self).first.id == "inner")
     }
 
     @Test func tryResolveWithArgumentsReturnsTheInstance() throws {

@@ -198,7 +198,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
                 """)
         #expect(Snapshot(container) == before)
         // The Optional still resolves the way the contract promises: the registered Engine.
-        #expect(container.resolve(Engine?.self) === container.resolve(Engine.self))
+        #expect(try container.resolve(Engine?.self) === container.tryResolve(Engine.self))
     }
 
     @Test func factoryThatRegistersWhileItsContainerResolvesIsRefused() throws {
@@ -225,12 +225,12 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect((try? container.tryResolve(Router.self)) == nil)
         // The refused call left the container usable: registering and resolving work again.
         container.register(Shared(MockRouter() as Router))
-        #expect(container.resolve(Router.self).name == "MockRouter")
+        #expect(try container.tryResolve(Router.self).name == "MockRouter")
     }
 
-    @Test func deinitOfAResolvedObjectMayResolveFromTheSameContainer() {
+    @Test func deinitOfAResolvedObjectMayResolveFromTheSameContainer() throws {
         let container = makeContainer()
-        let engine = ObjectIdentifier(container.resolve(Engine.self))
+        let engine = try ObjectIdentifier(container.tryResolve(Engine.self))
         // What each deinit resolved: the Engine's identity, or nil when Engine was not registered.
         let seen = Locked<[String: ObjectIdentifier?]>([:])
         func instance(_ label: String) -> ResolvesInDeinit {
@@ -248,7 +248,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
             Shared { _ in instance("reset") }.named("reset")
         }
         for name in ["new", "graph", "replaced", "released"] {
-            _ = container.resolve(ResolvesInDeinit.self, name: name)
+            _ = try container.tryResolve(ResolvesInDeinit.self, name: name)
         }
         // New: dropped by the caller; Graph: dropped as its resolution ends, inside the container.
         #expect(seen.withLock { $0["new"] } == engine)
@@ -259,16 +259,16 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
 
         container.releaseInstances()
         // Engine was released in the same call, so the deinit got the old one or made a new one.
-        let engineAfterRelease = ObjectIdentifier(container.resolve(Engine.self))
+        let engineAfterRelease = try ObjectIdentifier(container.tryResolve(Engine.self))
         let released = seen.withLock { $0["released"] }
         #expect(released == engine || released == engineAfterRelease)
-        #expect(ObjectIdentifier(container.resolve(Engine.self)) == engineAfterRelease)
+        #expect(try ObjectIdentifier(container.tryResolve(Engine.self)) == engineAfterRelease)
 
-        _ = container.resolve(ResolvesInDeinit.self, name: "reset")
+        _ = try container.tryResolve(ResolvesInDeinit.self, name: "reset")
         container.reset()
         #expect(seen.withLock { $0["reset"] } == .some(nil), "after reset() nothing is registered")
         container.register(Shared(Engine.init))
-        _ = container.resolve(Engine.self)
+        _ = try container.tryResolve(Engine.self)
     }
 
     @Test func mainActorServiceResolvedOffTheMainActorIsAnError() async throws {
@@ -313,7 +313,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
             unnamed.description.hasPrefix(
                 "No registration for 'Store' (name: nil).\nRegistered names for 'Store': \"cache\", \"primary\"."))
         #expect(Snapshot(container) == before)
-        #expect(container.resolve(Store.self, name: "primary").kind == "postgres")
+        #expect(try container.tryResolve(Store.self, name: "primary").kind == "postgres")
     }
 
     @Test func errorOfTheFactoryItselfIsKeptAndNamed() throws {

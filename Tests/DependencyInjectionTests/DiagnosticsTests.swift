@@ -97,7 +97,7 @@ private final class Counter: @unchecked Sendable {
         #expect(problem.error.underlyingError is Offline)
     }
 
-    @Test func validationMakesNoInstanceInTheRealContainer() {
+    @Test func validationMakesNoInstanceInTheRealContainer() throws {
         let made = Counter()
         let box = DIContainer()
         box.register {
@@ -108,7 +108,7 @@ private final class Counter: @unchecked Sendable {
         }
         #expect(box.validate().isValid)
         #expect(made.count == 1)
-        _ = box.resolve(Transport.self)
+        _ = try box.tryResolve(Transport.self)
         #expect(made.count == 2, "the container made its own instance: validation's stayed in the copy")
     }
 
@@ -191,7 +191,7 @@ private final class Counter: @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct DependencyGraphTests {
-    @Test func graphHasANodePerRegistrationAndEdgesRecordedWhileResolving() {
+    @Test func graphHasANodePerRegistrationAndEdgesRecordedWhileResolving() throws {
         let box = DIContainer()
         box.register {
             Shared(Transport.init)
@@ -199,7 +199,7 @@ private final class Counter: @unchecked Sendable {
             New { resolve in Signup(mailer: resolve()) }
         }
         #expect(!box.dependencyGraph().contains("->"), "nothing resolved yet, so no edges")
-        _ = box.resolve(Signup.self)
+        _ = try box.tryResolve(Signup.self)
         let dot = box.dependencyGraph()
         #expect(dot.hasPrefix("digraph DependencyInjection {"))
         #expect(dot.contains("n1 [label=\"Transport\\nShared\"];"))
@@ -221,7 +221,7 @@ private final class Counter: @unchecked Sendable {
     }
 
     @Test(arguments: [false, true])
-    func edgesToAnAliasPointAtTheNodeOfTheRegistrationThatServesIt(recordedByValidate: Bool) {
+    func edgesToAnAliasPointAtTheNodeOfTheRegistrationThatServesIt(recordedByValidate: Bool) throws {
         let box = DIContainer()
         box.register {
             Shared(Transport.init)
@@ -232,8 +232,8 @@ private final class Counter: @unchecked Sendable {
         if recordedByValidate {
             _ = box.validate()
         } else {
-            _ = box.resolve(Signup.self)
-            _ = box.resolve(Alert.self)
+            _ = try box.tryResolve(Signup.self)
+            _ = try box.tryResolve(Alert.self)
         }
         let dot = box.dependencyGraph()
         #expect(dot.contains("n2 [label=\"SMTPMailer\\nShared\\nas Mailer, Notifier\"];"))

@@ -32,11 +32,11 @@ private final class NeedsDatabase {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct SharedLifetimeTests {
-    @Test func sharedMakesOneInstancePerContainer() {
+    @Test func sharedMakesOneInstancePerContainer() throws {
         let made = Tally()
         let box = DIContainer()
         box.register { Shared(Counted(made)) }
-        #expect(box.resolve(Counted.self) === box.resolve(Counted.self))
+        #expect(try box.tryResolve(Counted.self) === box.tryResolve(Counted.self))
         #expect(made.value == 1)
     }
 
@@ -52,55 +52,55 @@ private final class NeedsDatabase {
         }
         #expect(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
         let engine = try box.tryResolve(Engine.self)
-        #expect(box.resolve(Engine.self) === engine)
+        #expect(try box.tryResolve(Engine.self) === engine)
         #expect(attempts.value == 2)
     }
 
-    @Test func sharedMadeWithArgumentsKeepsItsFirstInstance() {
+    @Test func sharedMadeWithArgumentsKeepsItsFirstInstance() throws {
         let box = DIContainer()
         box.register { Shared { (_, id: String) in ConcreteViewModel(id: id) } }
-        let first = box.resolve(ConcreteViewModel.self, arguments: { "first" })
-        let second = box.resolve(ConcreteViewModel.self, arguments: { "second" })
+        let first = try box.tryResolve(ConcreteViewModel.self, arguments: { "first" })
+        let second = try box.tryResolve(ConcreteViewModel.self, arguments: { "second" })
         #expect(first === second)
         #expect(second.id == "first")
     }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct NewLifetimeTests {
-    @Test func newMakesAnInstanceOnEveryResolve() {
+    @Test func newMakesAnInstanceOnEveryResolve() throws {
         let made = Tally()
         let box = DIContainer()
         box.register { New(Counted(made)) }
-        #expect(box.resolve(Counted.self) !== box.resolve(Counted.self))
+        #expect(try box.tryResolve(Counted.self) !== box.tryResolve(Counted.self))
         #expect(made.value == 2)
     }
 
 }
 
 @Suite(.timeLimit(.minutes(1))) struct WeakLifetimeTests {
-    @Test func weakIsSharedWhileSomeoneHoldsIt() {
+    @Test func weakIsSharedWhileSomeoneHoldsIt() throws {
         let box = DIContainer()
         box.register {
             Weak(ImageCache.init)
             Weak(CacheImpl() as Cache)  // registered as a protocol: its instance is still a class instance
         }
-        let held = box.resolve(ImageCache.self)
-        #expect(box.resolve(ImageCache.self) === held)
-        let heldCache = box.resolve(Cache.self)
-        #expect(box.resolve(Cache.self) === heldCache)
+        let held = try box.tryResolve(ImageCache.self)
+        #expect(try box.tryResolve(ImageCache.self) === held)
+        let heldCache = try box.tryResolve(Cache.self)
+        #expect(try box.tryResolve(Cache.self) === heldCache)
     }
 
-    @Test func weakIsMadeAnewAfterItIsReleased() {
+    @Test func weakIsMadeAnewAfterItIsReleased() throws {
         let made = Tally()
         let box = DIContainer()
         box.register { Weak(Counted(made)) }
         weak var first: Counted?
         do {
-            let strong = box.resolve(Counted.self)
+            let strong = try box.tryResolve(Counted.self)
             first = strong
         }
         #expect(first == nil)
-        _ = box.resolve(Counted.self)
+        _ = try box.tryResolve(Counted.self)
         #expect(made.value == 2)
     }
 
@@ -125,24 +125,24 @@ private final class NeedsDatabase {
         #expect(workspace.first !== workspace.second)
     }
 
-    @Test func graphIsNewForEachTopLevelResolution() {
+    @Test func graphIsNewForEachTopLevelResolution() throws {
         let box = container()
-        let first = box.resolve(Workspace.self)
-        let second = box.resolve(Workspace.self)
+        let first = try box.tryResolve(Workspace.self)
+        let second = try box.tryResolve(Workspace.self)
         #expect(first.session !== second.session)
-        #expect(box.resolve(Session.self) !== box.resolve(Session.self))
+        #expect(try box.tryResolve(Session.self) !== box.tryResolve(Session.self))
     }
 
-    @Test func graphReachesPropertyWrappersOfWhatTheResolutionMakes() {
+    @Test func graphReachesPropertyWrappersOfWhatTheResolutionMakes() throws {
         let box = container()
         box.register {
             New { resolve in Pair(resolve(WrappedSessionUser.self), resolve(Session.self)) }
         }
-        let pair = box.resolve(Pair<WrappedSessionUser, Session>.self)
+        let pair = try box.tryResolve(Pair<WrappedSessionUser, Session>.self)
         #expect(pair.first.session === pair.second)
     }
 
-    @Test func graphInstanceDoesNotSurviveAFailedResolution() {
+    @Test func graphInstanceDoesNotSurviveAFailedResolution() throws {
         let box = container()
         box.register {
             New { resolve throws -> Workspace in
@@ -152,7 +152,7 @@ private final class NeedsDatabase {
             }
         }
         #expect(throws: ResolutionError.self) { try box.tryResolve(Workspace.self) }
-        #expect(box.resolve(SessionUser.self).session !== box.resolve(SessionUser.self).session)
+        #expect(try box.tryResolve(SessionUser.self).session !== box.tryResolve(SessionUser.self).session)
     }
 }
 
@@ -167,22 +167,22 @@ final class Pair<First, Second> {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct EagerTests {
-    @Test func eagerIsMadeWhenItsRegisterCallReturns() {
+    @Test func eagerIsMadeWhenItsRegisterCallReturns() throws {
         let made = Tally()
         let box = DIContainer()
         box.register { Shared(Counted(made)).eager() }
         #expect(made.value == 1)
-        _ = box.resolve(Counted.self)
+        _ = try box.tryResolve(Counted.self)
         #expect(made.value == 1)
     }
 
-    @Test func eagerMayDependOnRegistrationsLaterInTheSameBlock() {
+    @Test func eagerMayDependOnRegistrationsLaterInTheSameBlock() throws {
         let box = DIContainer()
         box.register {
             Shared { resolve in NeedsDatabase(database: resolve()) }.eager()
             Shared(Database.init)
         }
-        #expect(box.resolve(NeedsDatabase.self).database === box.resolve(Database.self))
+        #expect(try box.tryResolve(NeedsDatabase.self).database === box.tryResolve(Database.self))
     }
 
     @Test func eagerThatFailsLeavesTheContainerAsItWas() throws {
@@ -196,13 +196,13 @@ final class Pair<First, Second> {
         }
         #expect(error.reason == .missingRegistration)
         #expect(error.typeName == "Database")
-        #expect(box.resolve(Store.self).kind == "postgres")
+        #expect(try box.tryResolve(Store.self).kind == "postgres")
         #expect(box.resolve(NeedsDatabase?.self) == nil)
     }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct OnResolveTests {
-    @Test func onResolveRunsOncePerInstanceMade() {
+    @Test func onResolveRunsOncePerInstanceMade() throws {
         let shared = Tally()
         let new = Tally()
         let box = DIContainer()
@@ -211,8 +211,8 @@ final class Pair<First, Second> {
             New(ImageCache.init).onResolve { _, _ in new.increment() }
         }
         for _ in 0..<3 {
-            _ = box.resolve(Engine.self)
-            _ = box.resolve(ImageCache.self)
+            _ = try box.tryResolve(Engine.self)
+            _ = try box.tryResolve(ImageCache.self)
         }
         #expect(shared.value == 1)
         #expect(new.value == 3)

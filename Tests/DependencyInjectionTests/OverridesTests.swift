@@ -66,7 +66,7 @@ private struct Declined: Error, Equatable {}
         }
     }
 
-    @Test func staticFormActsOnTheCurrentContainer() async {
+    @Test func staticFormActsOnTheCurrentContainer() async throws {
         let source = productionContainer()
         let inside = await source.activate { () async -> String in
             await DIContainer.withOverrides {
@@ -77,12 +77,12 @@ private struct Declined: Error, Equatable {}
             }
         }
         #expect(inside == "mock")
-        #expect(source.resolve(Payments.self) is LivePayments)
+        #expect(try source.tryResolve(Payments.self) is LivePayments)
     }
 
-    @Test func overridesReachNestedDependencies() {
+    @Test func overridesReachNestedDependencies() throws {
         let source = productionContainer()
-        let liveCheckout = source.resolve(Checkout.self)
+        let liveCheckout = try source.tryResolve(Checkout.self)
         source.withOverrides {
             New(MockPayments() as Payments)
         } operation: {
@@ -91,7 +91,7 @@ private struct Declined: Error, Equatable {}
             #expect(checkout !== liveCheckout)
             #expect(DIContainer.resolve(Checkout.self) === checkout, "Shared stays shared inside the copy")
         }
-        #expect(source.resolve(Checkout.self) === liveCheckout)
+        #expect(try source.tryResolve(Checkout.self) === liveCheckout)
         #expect(liveCheckout.payments is LivePayments)
     }
 
@@ -119,7 +119,7 @@ private struct Declined: Error, Equatable {}
         }
     }
 
-    @Test func registrationsMadeInsideTheOperationStayInside() {
+    @Test func registrationsMadeInsideTheOperationStayInside() throws {
         let source = productionContainer()
         source.withOverrides {
         } operation: {
@@ -128,22 +128,22 @@ private struct Declined: Error, Equatable {}
             #expect(DIContainer.resolve(Engine?.self) != nil)
         }
         #expect(source.resolve(Engine?.self) == nil)
-        #expect(source.resolve(Payments.self) is LivePayments)
+        #expect(try source.tryResolve(Payments.self) is LivePayments)
     }
 
-    @Test func resetInsideTheOperationLeavesTheSourceAlone() {
+    @Test func resetInsideTheOperationLeavesTheSourceAlone() throws {
         let source = productionContainer()
         source.withOverrides {
         } operation: {
             DIContainer.reset()
             #expect(DIContainer.resolve(Payments?.self) == nil)
         }
-        #expect(source.resolve(Payments.self) is LivePayments)
+        #expect(try source.tryResolve(Payments.self) is LivePayments)
     }
 
-    @Test func noInstanceOfTheSourceIsMadeOrReused() {
+    @Test func noInstanceOfTheSourceIsMadeOrReused() throws {
         let source = productionContainer()
-        let before = source.resolve(Witness.self)
+        let before = try source.tryResolve(Witness.self)
         var copy: ObjectIdentifier?
         let inside = source.withOverrides {
         } operation: { () -> Witness in
@@ -152,10 +152,10 @@ private struct Declined: Error, Equatable {}
         }
         #expect(inside !== before)
         #expect(inside.maker == copy, "made by the copy, not by the source")
-        #expect(source.resolve(Witness.self) === before)
+        #expect(try source.tryResolve(Witness.self) === before)
     }
 
-    @Test func theSourceMakesNothingWhileTheCopyResolves() {
+    @Test func theSourceMakesNothingWhileTheCopyResolves() throws {
         let source = productionContainer()
         var made: Witness?
         source.withOverrides {
@@ -163,14 +163,14 @@ private struct Declined: Error, Equatable {}
             made = DIContainer.resolve(Witness.self)
         }
         // The source never made a Witness: its first one is new, and made by the source itself.
-        let sourceWitness = source.resolve(Witness.self)
+        let sourceWitness = try source.tryResolve(Witness.self)
         #expect(sourceWitness !== made)
         #expect(sourceWitness.maker == ObjectIdentifier(source))
     }
 
-    @Test func copiesOfAChildCopyItsAncestorsToo() {
+    @Test func copiesOfAChildCopyItsAncestorsToo() throws {
         let parent = productionContainer()
-        let parentWitness = parent.resolve(Witness.self)
+        let parentWitness = try parent.tryResolve(Witness.self)
         let child = DIContainer(parent: parent)
         child.withOverrides {
         } operation: {
@@ -191,7 +191,7 @@ private struct Declined: Error, Equatable {}
         }
     }
 
-    @Test func registerDependenciesHasRunForTheSource() {
+    @Test func registerDependenciesHasRunForTheSource() throws {
         withPendingBootstrap { source in
             source.withOverrides {
             } operation: {

@@ -59,12 +59,12 @@ private final class Nested {
         #expect(made.value == 1)
     }
 
-    @Test func injectOfASharedServiceIsTheSharedInstance() {
+    @Test func injectOfASharedServiceIsTheSharedInstance() throws {
         let box = DIContainer()
         box.register { Shared(Engine.init) }
         let holders = box.activate { [EagerHolder(), EagerHolder()] }
         #expect(holders[0].engine === holders[1].engine)
-        #expect(holders[0].engine === box.resolve(Engine.self))
+        #expect(try holders[0].engine === box.tryResolve(Engine.self))
     }
 
     @Test func mutableWrappersCanBeReplacedAfterTheyResolved() {
@@ -111,15 +111,15 @@ private final class Nested {
         #expect(made.value == 1)
     }
 
-    @Test func lazyInjectUsesTheContainerThatWasCurrentAtInit() {
+    @Test func lazyInjectUsesTheContainerThatWasCurrentAtInit() throws {
         let box = DIContainer()
         box.register { Shared(Engine.init) }
         let holder = box.activate { LazyHolder() }
         // Accessed outside `activate`: still resolved from box.
-        #expect(holder.engine === box.resolve(Engine.self))
+        #expect(try holder.engine === box.tryResolve(Engine.self))
     }
 
-    @Test func lazyInjectFallsBackToCurrentWhenItsContainerIsGone() {
+    @Test func lazyInjectFallsBackToCurrentWhenItsContainerIsGone() throws {
         var box: DIContainer? = DIContainer()
         box?.register { Shared(Engine.init) }
         let holder = box!.activate { LazyHolder() }
@@ -128,7 +128,7 @@ private final class Nested {
         #expect(released == nil)
         let other = DIContainer()
         other.register { Shared(Engine.init) }
-        #expect(other.activate { holder.engine } === other.resolve(Engine.self))
+        #expect(try other.activate { holder.engine } === other.tryResolve(Engine.self))
     }
 
     @Test func mutableLazyInjectSetBeforeFirstAccessResolvesNothing() {
@@ -160,24 +160,24 @@ private final class Nested {
         return box
     }
 
-    @Test func wrappersOfWhatAFactoryMakesResolveFromThatContainer() {
+    @Test func wrappersOfWhatAFactoryMakesResolveFromThatContainer() throws {
         // box is not activated: only the running factory makes it current.
         let box = container()
-        let dashboard = box.resolve(Dashboard.self)
-        #expect(dashboard.router === box.resolve(Router.self))
-        #expect(dashboard.config === box.resolve(AppConfiguration.self))
+        let dashboard = try box.tryResolve(Dashboard.self)
+        #expect(try dashboard.router === box.tryResolve(Router.self))
+        #expect(try dashboard.config === box.tryResolve(AppConfiguration.self))
     }
 
-    @Test func nestedWrappersResolveWithoutDeadlock() {
+    @Test func nestedWrappersResolveWithoutDeadlock() throws {
         let box = container()
-        let nested = box.resolve(Nested.self)
-        #expect(nested.dashboard.router === box.resolve(Router.self))
+        let nested = try box.tryResolve(Nested.self)
+        #expect(try nested.dashboard.router === box.tryResolve(Router.self))
     }
 
-    @Test func currentIsTheRunningContainerInsideAFactory() {
+    @Test func currentIsTheRunningContainerInsideAFactory() throws {
         let box = DIContainer()
         box.register { New { _ in Pair(DIContainer.current, 0) } }
-        #expect(box.resolve(Pair<DIContainer, Int>.self).first === box)
+        #expect(try box.tryResolve(Pair<DIContainer, Int>.self).first === box)
         #expect(DIContainer.current !== box)
     }
 
