@@ -130,15 +130,7 @@ extension DocumentationExamples {
             }
         }
 
-        final class Parent {
-            var child: Child?
-            init() {}
-        }
-        final class Child {
-            // Unowned: a strong edge back to Parent would be a retain cycle (the leak check reports it).
-            unowned let parent: Parent
-            init(parent: Parent) { self.parent = parent }
-        }
+        // Parent and Child are the article's, as in Fixtures.swift.
 
         final class Chicken { init(egg: Egg) {} }
         final class Egg { init(chicken: Chicken) {} }
