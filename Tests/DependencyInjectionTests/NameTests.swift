@@ -51,14 +51,6 @@ import Testing
         #expect(box.resolve(Store?.self, name: "archive") == nil)
     }
 
-    @Test func unknownNameListsTheRegisteredNames() throws {
-        let error = try #require(throws: ResolutionError.self) { try stores().tryResolve(Store.self, name: "archive") }
-        #expect(error.name == "archive")
-        #expect(error.description.hasPrefix("No registration for 'Store' (name: \"archive\")."))
-        #expect(error.description.contains("Registered names for 'Store': \"cache\", \"primary\"."))
-        #expect(error.description.contains(".named(\"archive\")"))
-    }
-
     @Test func replacingANamedRegistrationLeavesOtherNamesAlone() throws {
         let box = stores()
         let cache = try box.tryResolve(Store.self, name: "cache")
