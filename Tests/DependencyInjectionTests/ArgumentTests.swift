@@ -13,33 +13,33 @@ private final class Mixed {
     init(_ text: String) { self.text = text }
 }
 
-@Suite struct ArgumentTests {
-    @Test func oneArgumentReachesTheFactory() {
+@Suite(.timeLimit(.minutes(1))) struct ArgumentTests {
+    @Test func oneArgumentReachesTheFactory() throws {
         let box = DIContainer()
         box.register { New({ _, id in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self) }
-        #expect(box.resolve(ViewModelProtocol.self, arguments: { "id_goes_here" }).id == "id_goes_here")
+        #expect(try box.tryResolve(ViewModelProtocol.self, arguments: { "id_goes_here" }).id == "id_goes_here")
     }
 
-    @Test func severalArgumentsOfDifferentTypesArriveInOrder() {
+    @Test func severalArgumentsOfDifferentTypesArriveInOrder() throws {
         let box = DIContainer()
         box.register { New { _, a, b, c in Presenter(a, b, c) as PresenterProtocol } }
         #expect(
-            box.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
+            try box.tryResolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }.summary
                 == "argument 1|23|argument 3")
     }
 
-    @Test func tenArgumentsWork() {
+    @Test func tenArgumentsWork() throws {
         let box = DIContainer()
         box.register {
             New { (_, a: Int, b: Int, c: Int, d: Int, e: Int, f: Int, g: Int, h: Int, i: Int, j: Int) in
                 Ten([a, b, c, d, e, f, g, h, i, j])
             }
         }
-        let ten = box.resolve(Ten.self) { (1, 2, 3, 4, 5, 6, 7, 8, 9, 10) }
+        let ten = try box.tryResolve(Ten.self) { (1, 2, 3, 4, 5, 6, 7, 8, 9, 10) }
         #expect(ten.values == Array(1...10))
     }
 
-    @Test func twelveArgumentsOfMixedTypesWork() {
+    @Test func twelveArgumentsOfMixedTypesWork() throws {
         let box = DIContainer()
         box.register {
             New {
@@ -50,38 +50,38 @@ private final class Mixed {
                 Mixed("\(a)\(b)\(c)\(d)\(e)\(f)\(g)\(h ?? 0)\(i)\(j)\(k)\(l)")
             }
         }
-        let mixed = box.resolve(Mixed.self) {
+        let mixed = try box.tryResolve(Mixed.self) {
             (1, "b", 2.5, true, 5, "f", [7], Int?.some(8), 9, "j", Character("k"), UInt8(12))
         }
         #expect(mixed.text == "1b2.5true5f[7]89jk12")
     }
 
-    @Test func newMakesOneInstancePerCallWithThatCallsArguments() {
+    @Test func newMakesOneInstancePerCallWithThatCallsArguments() throws {
         let box = DIContainer()
         box.register { New { (_, id: String) in ConcreteViewModel(id: id) } }
-        let first = box.resolve(ConcreteViewModel.self, arguments: { "1" })
-        let second = box.resolve(ConcreteViewModel.self, arguments: { "2" })
+        let first = try box.tryResolve(ConcreteViewModel.self, arguments: { "1" })
+        let second = try box.tryResolve(ConcreteViewModel.self, arguments: { "2" })
         #expect(first !== second)
         #expect([first.id, second.id] == ["1", "2"])
     }
 
-    @Test func argumentFactoryResolvesFurtherDependencies() {
+    @Test func argumentFactoryResolvesFurtherDependencies() throws {
         let box = DIContainer()
         box.register {
             Shared(AppConfigurationImpl() as AppConfiguration)
             New { (resolve, id: String) in ConcreteViewModel(id: id + "@" + resolve(AppConfiguration.self).environment)
             }
         }
-        #expect(box.resolve(ConcreteViewModel.self, arguments: { "42" }).id == "42@production")
+        #expect(try box.tryResolve(ConcreteViewModel.self, arguments: { "42" }).id == "42@production")
     }
 
-    @Test func argumentsPassThroughTheResolverOfAnotherFactory() {
+    @Test func argumentsPassThroughTheResolverOfAnotherFactory() throws {
         let box = DIContainer()
         box.register {
             New { (_, id: String) in ConcreteViewModel(id: id) }
             New { resolve in Pair(resolve(ConcreteViewModel.self, arguments: { "inner" }), 0) }
         }
-        #expect(box.resolve(Pair<ConcreteViewModel, Int>.self).first.id == "inner")
+        #expect(try box.tryResolve(Pair<ConcreteViewModel, Int>.self).first.id == "inner")
     }
 
     @Test func tryResolveWithArgumentsReturnsTheInstance() throws {
@@ -91,7 +91,7 @@ private final class Mixed {
     }
 }
 
-@Suite struct ArgumentMismatchTests {
+@Suite(.timeLimit(.minutes(1))) struct ArgumentMismatchTests {
     private func container() -> DIContainer {
         let box = DIContainer()
         box.register {
@@ -102,41 +102,42 @@ private final class Mixed {
         return box
     }
 
-    @Test func wrongArgumentTypeNamesExpectedAndReceived() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try container().tryResolve(ConcreteViewModel.self, arguments: { 42 })
-        }
-        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "(Int)"))
+    /// A resolution with the wrong arguments, and the mismatch it must report.
+    struct Mismatch: Sendable, CustomTestStringConvertible {
+        let label: String
+        let resolve: @Sendable (DIContainer) throws -> Void
+        let expected: String
+        let received: String
+        var testDescription: String { label }
+    }
+
+    static let mismatches = [
+        Mismatch(
+            label: "a wrong type", resolve: { _ = try $0.tryResolve(ConcreteViewModel.self, arguments: { 42 }) },
+            expected: "(String)", received: "(Int)"),
+        Mismatch(
+            label: "too few", resolve: { _ = try $0.tryResolve(Presenter.self) { ("a", 1) } },
+            expected: "(String, Int, String)", received: "(String, Int)"),
+        Mismatch(
+            label: "the wrong order", resolve: { _ = try $0.tryResolve(Presenter.self) { (1, "a", "b") } },
+            expected: "(String, Int, String)", received: "(Int, String, String)"),
+        Mismatch(
+            label: "none for a factory that needs them", resolve: { _ = try $0.tryResolve(ConcreteViewModel.self) },
+            expected: "(String)", received: "no arguments"),
+        Mismatch(
+            label: "some for a factory that takes none",
+            resolve: { _ = try $0.tryResolve(Engine.self, arguments: { "unexpected" }) },
+            expected: "no arguments", received: "(String)"),
+    ]
+
+    @Test(arguments: mismatches)
+    func wrongArgumentsNameTheExpectedAndReceivedTypes(_ mismatch: Mismatch) throws {
+        let error = try #require(throws: ResolutionError.self) { try mismatch.resolve(container()) }
+        #expect(error.reason == .argumentMismatch(expected: mismatch.expected, received: mismatch.received))
         #expect(
             error.description.hasPrefix(
-                "Wrong arguments for 'ConcreteViewModel': expected (String), received (Int)."))
-    }
-
-    @Test func wrongArgumentCountNamesExpectedAndReceived() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try container().tryResolve(Presenter.self) { ("a", 1) }
-        }
-        #expect(error.reason == .argumentMismatch(expected: "(String, Int, String)", received: "(String, Int)"))
-    }
-
-    @Test func argumentsInTheWrongOrderAreAMismatch() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try container().tryResolve(Presenter.self) { (1, "a", "b") }
-        }
-        #expect(error.reason == .argumentMismatch(expected: "(String, Int, String)", received: "(Int, String, String)"))
-    }
-
-    @Test func noArgumentsForAFactoryThatNeedsThem() throws {
-        let error = try #require(throws: ResolutionError.self) { try container().tryResolve(ConcreteViewModel.self) }
-        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "no arguments"))
-    }
-
-    @Test func argumentsForAFactoryThatTakesNone() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try container().tryResolve(Engine.self, arguments: { "unexpected" })
-        }
-        #expect(error.reason == .argumentMismatch(expected: "no arguments", received: "(String)"))
-        #expect(error.description.contains("To fix, resolve it without arguments: DIContainer.resolve(Engine.self)."))
+                "Wrong arguments for '\(error.typeName)': expected \(mismatch.expected), received \(mismatch.received)."
+            ))
     }
 
     @Test func mismatchInsideAFactoryCarriesThePath() throws {

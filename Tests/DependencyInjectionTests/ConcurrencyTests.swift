@@ -6,8 +6,8 @@ import Testing
 
 /// Runs `work(index)` on `threads` threads released together, and waits for all of them.
 /// Returns false if they have not finished after `timeout` seconds (a deadlock), so the test
-/// fails instead of hanging.
-private func runTogether(threads: Int, timeout: TimeInterval = 60, _ work: @escaping @Sendable (Int) -> Void) -> Bool {
+/// fails with its own message, well within the suite's time limit.
+private func runTogether(threads: Int, timeout: TimeInterval = 30, _ work: @escaping @Sendable (Int) -> Void) -> Bool {
     let gate = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     for index in 0..<threads {
@@ -68,38 +68,40 @@ private final class TaggedService<Tag>: Sendable {
     init(index: Int) { self.index = index }
 }
 
-@Suite struct ConcurrencyTests {
-    @Test func sharedIsMadeOnceUnderContention() {
-        let made = Tally()
-        let seen = IdentitySet()
-        let box = DIContainer()
-        box.register { Shared(SlowService(made)) }
-        let finished = runTogether(threads: 32) { _ in
-            for _ in 0..<50 { seen.insert(box.resolve(SlowService.self)) }
-        }
-        #expect(finished)
-        #expect(made.value == 1)
-        #expect(seen.count == 1)
+@Suite(.timeLimit(.minutes(1))) struct ConcurrencyTests {
+    /// How the contending threads reach one `Shared` registration.
+    enum SharedRoute: String, CaseIterable, Sendable {
+        /// `Shared(SlowService(made))`, resolved as itself.
+        case itsOwnType
+        /// `Shared(…, as: Router.self, DeeplinkHandler.self)`, resolved as each alias and as itself.
+        case everyAlias
     }
 
-    @Test func sharedReachedThroughAliasesIsMadeOnceUnderContention() {
+    @Test(arguments: SharedRoute.allCases)
+    func sharedIsMadeOnceUnderContention(route: SharedRoute) {
         let made = Tally()
         let seen = IdentitySet()
         let box = DIContainer()
-        box.register {
-            Shared(
-                { _ in
-                    made.increment()
-                    busyWork()
-                    return RouterImpl()
-                }, as: Router.self, DeeplinkHandler.self)
+        switch route {
+        case .itsOwnType:
+            box.register { Shared(SlowService(made)) }
+        case .everyAlias:
+            box.register {
+                Shared(
+                    { _ in
+                        made.increment()
+                        busyWork()
+                        return RouterImpl()
+                    }, as: Router.self, DeeplinkHandler.self)
+            }
         }
-        let finished = runTogether(threads: 24) { index in
+        let finished = runTogether(threads: 32) { index in
             for _ in 0..<50 {
-                switch index % 3 {
-                case 0: seen.insert(box.resolve(Router.self))
-                case 1: seen.insert(box.resolve(DeeplinkHandler.self))
-                default: seen.insert(box.resolve(RouterImpl.self))
+                switch (route, index % 3) {
+                case (.itsOwnType, _): seen.insert(box.resolve(SlowService.self))
+                case (.everyAlias, 0): seen.insert(box.resolve(Router.self))
+                case (.everyAlias, 1): seen.insert(box.resolve(DeeplinkHandler.self))
+                case (.everyAlias, _): seen.insert(box.resolve(RouterImpl.self))
                 }
             }
         }
@@ -163,22 +165,38 @@ private final class TaggedService<Tag>: Sendable {
     }
 
     @Test func replacingARegistrationWhileOthersResolveItIsSafe() {
+        let made = Tally()
+        @Sendable func memory() -> Store {
+            made.increment()
+            return MemoryStore()
+        }
+        @Sendable func postgres() -> Store {
+            made.increment()
+            return PostgresStore()
+        }
         let box = DIContainer()
-        box.register { Shared(MemoryStore() as Store) }
-        let kinds = Tally()
+        box.register { Shared(memory()) }
+        let replacements = 100
+        let resolved = Tally()
         let finished = runTogether(threads: 8) { index in
-            for _ in 0..<100 {
+            for _ in 0..<replacements {
                 if index == 0 {
-                    box.register { Shared(PostgresStore() as Store) }
-                    box.register { Shared(MemoryStore() as Store) }
+                    box.register { Shared(postgres()) }
+                    box.register { Shared(memory()) }
                 } else {
-                    let kind = box.resolve(Store.self).kind
-                    if kind == "memory" || kind == "postgres" { kinds.increment() }
+                    _ = box.resolve(Store.self)
+                    resolved.increment()
                 }
             }
         }
         #expect(finished)
-        #expect(kinds.value == 7 * 100)
+        #expect(resolved.value == 7 * replacements)
+        // Each registration made its instance at most once, however many threads resolved it.
+        #expect(made.value <= 1 + 2 * replacements)
+        // The last registration won, and is Shared as it should be.
+        let last = box.resolve(Store.self)
+        #expect(last.kind == "memory")
+        #expect(box.resolve(Store.self) === last)
     }
 
     @Test func childAndParentResolvingAtOnceMakeTheParentsSharedOnce() {

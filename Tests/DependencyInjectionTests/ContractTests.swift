@@ -5,7 +5,7 @@ import Testing
 
 private func bar(router: Router) -> String { router.name }
 
-@Suite struct SeedContractTests {
+@Suite(.timeLimit(.minutes(1))) struct SeedContractTests {
     @Test func seedContractCompilesAndBehaves() {
         DIContainer().activate {
             DIContainer.register {
@@ -36,6 +36,9 @@ private func bar(router: Router) -> String { router.name }
 
             let router = DIContainer.resolve(Router.self)
             #expect(bar(router: DIContainer.resolve()) == router.name)  // inferred
+            // Registering RouterImpl itself again left Router and DeeplinkHandler to the alias entry.
+            #expect(router === DIContainer.resolve(DeeplinkHandler.self) as AnyObject)
+            #expect(router !== DIContainer.resolve(RouterImpl.self))
 
             DIContainer.register {
                 New({ resolver, id in ConcreteViewModel(id: id) }, as: ViewModelProtocol.self)
@@ -62,11 +65,20 @@ private func bar(router: Router) -> String { router.name }
             screen.tracker = replacement
             #expect(screen.tracker === replacement)
             #expect(screen.cache === DIContainer.resolve(Cache.self))
+            let otherCache = CacheImpl()
+            screen.cache = otherCache
+            #expect(screen.cache === otherCache)
         }
     }
 }
 
-@Suite struct BeyondTheSeedContractTests {
+@Suite(.timeLimit(.minutes(1))) struct BeyondTheSeedContractTests {
+    /// Shadows the fixture's `Database` so the contract's `eager()` line shows when it is made.
+    final class Database {
+        static let made = Tally()
+        init() { Self.made.increment() }
+    }
+
     @Test func namesLifetimesAndCyclesCompileAndBehave() throws {
         let box = DIContainer()
         try box.activate {
@@ -79,11 +91,26 @@ private func bar(router: Router) -> String { router.name }
             final class Sync { @Inject(name: "primary") var store: Store }
             #expect(Sync().store.kind == "postgres")
 
+            let databasesBefore = Database.made.value
             DIContainer.register {
                 Weak(ImageCache.init)
                 Graph(Session.init)
                 Shared(Database.init).eager()
             }
+            #expect(Database.made.value == databasesBefore + 1, "eager: made as soon as its register call ends")
+            _ = DIContainer.resolve(Database.self)
+            #expect(Database.made.value == databasesBefore + 1, "eager is still Shared")
+
+            var image: ImageCache? = DIContainer.resolve(ImageCache.self)
+            #expect(DIContainer.resolve(ImageCache.self) === image, "Weak: shared while someone holds it")
+            weak let released = image
+            image = nil
+            #expect(released == nil, "Weak: the container does not keep it")
+
+            DIContainer.register { New { resolve in Pair(resolve(Session.self), resolve(Session.self)) } }
+            let sessions = DIContainer.resolve(Pair<Session, Session>.self)
+            #expect(sessions.first === sessions.second, "Graph: one instance for every dependency of one resolve()")
+            #expect(DIContainer.resolve(Session.self) !== DIContainer.resolve(Session.self), "Graph: one per resolve()")
             DIContainer.register {
                 Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
                 Shared { resolve in Child(parent: resolve()) }
@@ -149,7 +176,7 @@ private func bar(router: Router) -> String { router.name }
 
 @MainActor final class ProfileModel { init() {} }
 
-@Suite struct ActorContractTests {
+@Suite(.timeLimit(.minutes(1))) struct ActorContractTests {
     @MainActor @Test func mainActorFactoryResolvesOnTheMainActor() {
         let box = DIContainer()
         box.activate {

@@ -6,23 +6,63 @@ import Testing
 private final class A { init(b: B) {} }
 private final class B {
     init(c: C) {}
+    init(a: A) {}
     init() {}
 }
 private final class C { init(a: A) {} }
 private protocol Greeter: AnyObject {}
 private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
+private final class Ledger { init(audit: Audit) {} }
+private final class Audit { init(ledger: Ledger) {} }
+private final class Archive { init(ledger: Ledger) {} }
 
-@Suite struct CycleTests {
-    @Test func twoFactoriesThatNeedEachOtherAreACycle() throws {
+/// How the factories of a cycle get each other.
+enum CycleFactoryKind: String, CaseIterable, Sendable {
+    /// `try resolve.tryResolve()`: the cycle is thrown up to the caller.
+    case throwing
+    /// `resolve()`: a real resolution would trap; `validate()` reports it without crashing.
+    case plain
+}
+
+@Suite(.timeLimit(.minutes(1))) struct CycleTests {
+    @Test func twoNewFactoriesThatNeedEachOtherAreACycleForTryResolve() throws {
         let box = DIContainer()
         box.register {
-            Shared { resolve in try A(b: resolve.tryResolve()) }
-            Shared { resolve in B(c: C(a: try resolve.tryResolve())) }
+            New { resolve in try A(b: resolve.tryResolve()) }
+            New { resolve in try B(a: resolve.tryResolve()) }
         }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(A.self) }
         #expect(error.reason == .dependencyCycle(cycle: ["A", "B", "A"]))
-        #expect(error.description.hasPrefix("Dependency cycle: A -> B -> A."))
-        #expect(error.description.contains("onResolve"))
+        #expect(error.path == ["A", "B", "A"])
+        #expect(error.description.hasPrefix("Dependency cycle: A -> B -> A.\nResolution path: A -> B -> A\n"))
+        let fromB = try #require(throws: ResolutionError.self) { try box.tryResolve(B.self) }
+        #expect(fromB.reason == .dependencyCycle(cycle: ["B", "A", "B"]))
+    }
+
+    @Test(arguments: CycleFactoryKind.allCases)
+    func twoNewFactoriesThatNeedEachOtherAreReportedByValidate(kind: CycleFactoryKind) throws {
+        let box = DIContainer()
+        switch kind {
+        case .throwing:
+            box.register {
+                New { resolve in try A(b: resolve.tryResolve()) }
+                New { resolve in try B(a: resolve.tryResolve()) }
+            }
+        case .plain:
+            box.register {
+                New { resolve in A(b: resolve()) }
+                New { resolve in B(a: resolve()) }
+            }
+        }
+        let report = box.validate()
+        #expect(!report.isValid)
+        #expect(report.validCount == 0)
+        #expect(report.problems.map(\.registration) == ["A", "B"])
+        #expect(
+            report.problems.map(\.error.reason) == [
+                .dependencyCycle(cycle: ["A", "B", "A"]), .dependencyCycle(cycle: ["B", "A", "B"]),
+            ])
+        #expect(String(describing: report).contains("✗ A\n    Dependency cycle: A -> B -> A."))
     }
 
     @Test func aLongerCycleListsEveryStep() throws {
@@ -44,6 +84,19 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
         #expect(error.reason == .dependencyCycle(cycle: ["Greeter", "Greeter"]))
     }
 
+    @Test func aCycleEnteredFromOutsideShowsTheCycleAndThePathToIt() throws {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve in try Ledger(audit: resolve.tryResolve()) }
+            Shared { resolve in try Audit(ledger: resolve.tryResolve()) }
+            New { resolve in try Archive(ledger: resolve.tryResolve()) }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Archive.self) }
+        #expect(error.reason == .dependencyCycle(cycle: ["Ledger", "Audit", "Ledger"]))
+        #expect(error.path == ["Archive", "Ledger", "Audit", "Ledger"])
+        #expect(error.description.contains("Resolution path: Archive -> Ledger -> Audit -> Ledger"))
+    }
+
     @Test func aCycleLeavesNoFactoryMarkedAsRunning() throws {
         let box = DIContainer()
         box.register {
@@ -56,15 +109,15 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
         #expect(throws: Never.self) { try box.tryResolve(A.self) }
     }
 
-    @Test func postCreationInjectionIsNoCycle() {
+    @Test func postCreationInjectionIsNoCycle() throws {
         let box = DIContainer()
         box.register {
             Shared(Parent.init).onResolve { parent, resolve in parent.child = resolve() }
             Shared { resolve in Child(parent: resolve()) }
         }
-        let parent = box.resolve(Parent.self)
+        let parent = try box.tryResolve(Parent.self)
         #expect(parent.child?.parent === parent)
-        #expect(box.resolve(Child.self) === parent.child)
+        #expect(try box.tryResolve(Child.self) === parent.child)
     }
 
     @Test func postCreationInjectionWorksWhicheverSideIsResolvedFirst() throws {
@@ -78,7 +131,7 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
         #expect(child.parent.child === child)
     }
 
-    @Test func onResolveRunsWhenAFactoryOnTheFastPathMakesTheService() {
+    @Test func onResolveRunsWhenAFactoryOnTheFastPathMakesTheService() throws {
         final class Holder {
             let parent: Parent
             init(parent: Parent) { self.parent = parent }
@@ -89,7 +142,7 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
             Shared { resolve in Child(parent: resolve()) }
             New { resolve in Holder(parent: resolve()) }  // a New resolved without a name: the fast path
         }
-        let holder = box.resolve(Holder.self)
+        let holder = try box.tryResolve(Holder.self)
         #expect(holder.parent.child?.parent === holder.parent)
     }
 
@@ -106,13 +159,13 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
         }
     }
 
-    @Test func resolvingTheSameTypeTwiceInOneFactoryIsNoCycle() {
+    @Test func resolvingTheSameTypeTwiceInOneFactoryIsNoCycle() throws {
         let box = DIContainer()
         box.register {
             New(Engine.init)
             New { resolve in Pair(resolve(Engine.self), resolve(Engine.self)) }
         }
-        let pair = box.resolve(Pair<Engine, Engine>.self)
+        let pair = try box.tryResolve(Pair<Engine, Engine>.self)
         #expect(pair.first !== pair.second)
     }
 }

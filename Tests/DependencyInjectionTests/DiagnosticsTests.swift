@@ -10,6 +10,15 @@ private final class SMTPMailer: Mailer {
     init(transport: Transport) {}
 }
 private final class Transport {}
+private protocol Notifier: AnyObject {}
+extension SMTPMailer: Notifier {}
+private final class Alert {
+    init(notifier: Notifier) {}
+}
+private final class MockMailer: Mailer {}
+/// Private: the runtime cannot look it up by name, so an alias to it is checked only when an
+/// instance is cast to it (see RegistrationErrorTests).
+private protocol Auditor: AnyObject {}
 private final class Signup {
     init(mailer: Mailer) {}
 }
@@ -24,7 +33,7 @@ private final class Counter: @unchecked Sendable {
     var count = 0
 }
 
-@Suite struct ValidationTests {
+@Suite(.timeLimit(.minutes(1))) struct ValidationTests {
     @Test func validContainerReportsEveryRegistrationResolved() {
         let box = DIContainer()
         box.register {
@@ -88,7 +97,7 @@ private final class Counter: @unchecked Sendable {
         #expect(problem.error.underlyingError is Offline)
     }
 
-    @Test func validationMakesNoInstanceInTheRealContainer() {
+    @Test func validationMakesNoInstanceInTheRealContainer() throws {
         let made = Counter()
         let box = DIContainer()
         box.register {
@@ -99,7 +108,7 @@ private final class Counter: @unchecked Sendable {
         }
         #expect(box.validate().isValid)
         #expect(made.count == 1)
-        _ = box.resolve(Transport.self)
+        _ = try box.tryResolve(Transport.self)
         #expect(made.count == 2, "the container made its own instance: validation's stayed in the copy")
     }
 
@@ -114,9 +123,54 @@ private final class Counter: @unchecked Sendable {
         #expect(report.problems.map(\.registration) == ["Mailer"])
         #expect(report.validCount == 2)
     }
+
+    @Test func aRegistrationWithAliasesIsResolvedThroughEachAndCountedOnce() throws {
+        let valid = DIContainer()
+        valid.register {
+            Shared(Transport.init)
+            Shared({ resolve in SMTPMailer(transport: resolve()) }, as: Mailer.self, Notifier.self)
+            New { resolve in Signup(mailer: resolve()) }
+            New { resolve in Alert(notifier: resolve()) }
+        }
+        let report = valid.validate()
+        #expect(report.isValid, "\(report)")
+        #expect(report.validCount == 4)
+
+        // Resolving the registration through its own type succeeds; only the cast to the alias fails.
+        let box = DIContainer()
+        try box.tryRegister(Shared(Transport(), as: Auditor.self))
+        let mismatch = box.validate()
+        #expect(!mismatch.isValid)
+        #expect(mismatch.validCount == 0)
+        let problem = try #require(mismatch.problems.first)
+        #expect(mismatch.problems.count == 1)
+        #expect(problem.registration == "Transport")
+        #expect(problem.error.reason == .aliasNotConforming(implementation: "Transport"))
+    }
+
+    @Test func aFactoryFailingThroughAnAliasIsReportedWhereverItIsNeeded() throws {
+        let box = DIContainer()
+        box.register {
+            Shared({ _ throws -> SMTPMailer in throw Offline() }, as: Mailer.self)
+            New { resolve in Signup(mailer: resolve()) }  // reaches the factory through the alias
+        }
+        let report = box.validate()
+        #expect(!report.isValid)
+        #expect(report.validCount == 0)
+        #expect(report.problems.map(\.registration) == ["SMTPMailer", "Signup"])
+        let signup = try #require(report.problems.first { $0.registration == "Signup" })
+        #expect(signup.error.reason == .factoryFailed)
+        #expect(signup.error.typeName == "Mailer")
+        #expect(signup.error.path == ["Signup", "Mailer"])
+        #expect(signup.error.underlyingError is Offline)
+        #expect(
+            String(describing: report).contains(
+                "The factory for 'Mailer' threw an error: Offline().\n    Resolution path: Signup -> Mailer"
+            ))
+    }
 }
 
-@Suite struct RegistrationListingTests {
+@Suite(.timeLimit(.minutes(1))) struct RegistrationListingTests {
     @Test func listsTypeNameLifetimeAliasesAndSourceInRegistrationOrder() {
         let box = DIContainer()
         box.register {
@@ -136,8 +190,8 @@ private final class Counter: @unchecked Sendable {
     }
 }
 
-@Suite struct DependencyGraphTests {
-    @Test func graphHasANodePerRegistrationAndEdgesRecordedWhileResolving() {
+@Suite(.timeLimit(.minutes(1))) struct DependencyGraphTests {
+    @Test func graphHasANodePerRegistrationAndEdgesRecordedWhileResolving() throws {
         let box = DIContainer()
         box.register {
             Shared(Transport.init)
@@ -145,7 +199,7 @@ private final class Counter: @unchecked Sendable {
             New { resolve in Signup(mailer: resolve()) }
         }
         #expect(!box.dependencyGraph().contains("->"), "nothing resolved yet, so no edges")
-        _ = box.resolve(Signup.self)
+        _ = try box.tryResolve(Signup.self)
         let dot = box.dependencyGraph()
         #expect(dot.hasPrefix("digraph DependencyInjection {"))
         #expect(dot.contains("n1 [label=\"Transport\\nShared\"];"))
@@ -166,15 +220,58 @@ private final class Counter: @unchecked Sendable {
         #expect(dot.contains("n1 -> m1;"))
     }
 
+    @Test(arguments: [false, true])
+    func edgesToAnAliasPointAtTheNodeOfTheRegistrationThatServesIt(recordedByValidate: Bool) throws {
+        let box = DIContainer()
+        box.register {
+            Shared(Transport.init)
+            Shared({ resolve in SMTPMailer(transport: resolve()) }, as: Mailer.self, Notifier.self)
+            New { resolve in Signup(mailer: resolve()) }
+            New { resolve in Alert(notifier: resolve()) }
+        }
+        if recordedByValidate {
+            _ = box.validate()
+        } else {
+            _ = try box.tryResolve(Signup.self)
+            _ = try box.tryResolve(Alert.self)
+        }
+        let dot = box.dependencyGraph()
+        #expect(dot.contains("n2 [label=\"SMTPMailer\\nShared\\nas Mailer, Notifier\"];"))
+        #expect(dot.contains("n2 -> n1;"))
+        #expect(dot.contains("n3 -> n2;"), "Signup needs Mailer, which SMTPMailer serves")
+        #expect(dot.contains("n4 -> n2;"), "Alert needs Notifier, which SMTPMailer serves")
+        #expect(!dot.contains("n5"), "an alias is not a node of its own")
+        #expect(!dot.contains("not registered"))
+    }
+
+    @Test func anAliasRegisteredAgainLeadsToItsNewRegistration() {
+        let box = DIContainer()
+        box.register {
+            Shared(Transport.init)
+            Shared({ resolve in SMTPMailer(transport: resolve()) }, as: Mailer.self, Notifier.self)
+            New { resolve in Signup(mailer: resolve()) }
+        }
+        box.register(Shared(MockMailer() as Mailer))
+        _ = box.validate()
+        let dot = box.dependencyGraph()
+        #expect(dot.contains("n2 [label=\"SMTPMailer\\nShared\\nas Notifier\"];"))
+        #expect(dot.contains("n4 [label=\"Mailer\\nShared\"];"))
+        #expect(dot.contains("n3 -> n4;"), "Signup's Mailer is the later registration now")
+        #expect(!dot.contains("n3 -> n2;"))
+    }
+
     #if canImport(Foundation)
-        @Test func graphIsValidGraphvizWhenDotIsInstalled() throws {
-            let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
-                FileManager.default.isExecutableFile(atPath: $0)
-            }
-            guard let dotPath else {
-                // Graphviz is optional on developer machines; CI installs it (.ci/steps) so this runs there.
-                return
-            }
+        /// Graphviz's `dot`, where a developer machine or CI has it.
+        static let dotPath = ["/usr/bin/dot", "/usr/local/bin/dot", "/opt/homebrew/bin/dot"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+
+        @Test(
+            .enabled(
+                if: dotPath != nil,
+                "Graphviz is optional on developer machines; CI installs it (.ci/steps), so this runs there"))
+        func graphIsValidGraphvizWhenDotIsInstalled() throws {
+            let dotPath = try #require(Self.dotPath)
             let box = DIContainer()
             box.register {
                 Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)

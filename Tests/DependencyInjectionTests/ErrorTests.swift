@@ -3,15 +3,13 @@ import Testing
 
 // What a ResolutionError says, and that a failure leaves the container as it was.
 
-private final class CheckoutScreen {
-    let payments: PaymentService
-    init(payments: PaymentService) { self.payments = payments }
-}
-
 private final class PaymentService {
     let router: Router
     init(router: Router) { self.router = router }
 }
+
+/// Resembles `Database` by name without being one.
+private final class DatabaseImpl { init() {} }
 
 private protocol PrivateService: AnyObject {}
 private final class PrivateServiceImpl: PrivateService {}
@@ -20,7 +18,7 @@ private final class Offline2: Error, CustomStringConvertible {
     var description: String { "the network is down" }
 }
 
-@Suite struct MissingRegistrationTests {
+@Suite(.timeLimit(.minutes(1))) struct MissingRegistrationTests {
     @Test func missingRegistrationNamesTheTypeAndHowToFixIt() throws {
         let error = try #require(throws: ResolutionError.self) { try DIContainer().tryResolve(Router.self) }
         #expect(error.reason == .missingRegistration)
@@ -32,18 +30,6 @@ private final class Offline2: Error, CustomStringConvertible {
                 No registration for 'Router'.
                 To fix, register it: container.register { Shared(<#instance#> as Router) }
                 """)
-    }
-
-    @Test func missingNestedDependencyCarriesTheWholePath() throws {
-        let box = DIContainer()
-        box.register {
-            Shared { resolve in try CheckoutScreen(payments: resolve.tryResolve()) }
-            Shared { resolve in try PaymentService(router: resolve.tryResolve()) }
-        }
-        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(CheckoutScreen.self) }
-        #expect(error.typeName == "Router")
-        #expect(error.path == ["CheckoutScreen", "PaymentService", "Router"])
-        #expect(error.description.contains("\nResolution path: CheckoutScreen -> PaymentService -> Router\n"))
     }
 
     @Test func pathNamesAliasesAsTheyWereRequested() throws {
@@ -64,23 +50,29 @@ private final class Offline2: Error, CustomStringConvertible {
         #expect(error.path == ["PaymentService (name: \"card\")", "Router (name: \"main\")"])
     }
 
-    @Test func missingRegistrationSuggestsConformingTypes() throws {
-        let box = DIContainer()
-        box.register { Shared(RouterImpl.init) }
-        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Router.self) }
-        #expect(error.conformingTypes == ["RouterImpl"])
-        #expect(error.description.contains("Registered types that conform: 'RouterImpl'."))
-    }
-
     @Test func missingRegistrationSuggestsSimilarNames() throws {
         let box = DIContainer()
-        box.register { Shared(MemoryStore.init) }
-        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Database.self) }
-        #expect(error.similarTypes.isEmpty)
-        let similar = try #require(throws: ResolutionError.self) { try box.tryResolve(Store.self) }
-        // MemoryStore conforms to Store, so it is listed once, as conforming.
-        #expect(similar.conformingTypes == ["MemoryStore"])
-        #expect(similar.similarTypes.isEmpty)
+        box.register {
+            Shared(DatabaseImpl.init)
+            Shared(MemoryStore.init)
+        }
+        let similar = try #require(throws: ResolutionError.self) { try box.tryResolve(Database.self) }
+        #expect(similar.conformingTypes.isEmpty)
+        #expect(similar.similarTypes == ["DatabaseImpl"])
+        #expect(
+            similar.description == """
+                No registration for 'Database'.
+                Did you mean: 'DatabaseImpl'?
+                To fix, register it: container.register { Shared(Database.init) }
+                """)
+        // Nothing resembles Engine: no suggestion.
+        let unrelated = try #require(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
+        #expect(unrelated.similarTypes.isEmpty)
+        #expect(!unrelated.description.contains("Did you mean"))
+        // MemoryStore conforms to Store, so it is listed once, as conforming, not as similar.
+        let conforming = try #require(throws: ResolutionError.self) { try box.tryResolve(Store.self) }
+        #expect(conforming.conformingTypes == ["MemoryStore"])
+        #expect(conforming.similarTypes.isEmpty)
     }
 
     @Test func staticAndInstanceAPIGiveTheSameErrorExceptWhereToRegister() throws {
@@ -96,19 +88,18 @@ private final class Offline2: Error, CustomStringConvertible {
         #expect(fromInstance.description.contains("container.register { Shared(<#instance#> as Router) }"))
     }
 
-    @Test func aFailedResolutionLeavesTheContainerUsable() throws {
+    @Test func printingTheErrorGivesItsDescription() throws {
         let box = DIContainer()
-        box.register {
-            Shared { resolve in try PaymentService(router: resolve.tryResolve()) }
-        }
-        #expect(throws: ResolutionError.self) { try box.tryResolve(PaymentService.self) }
-        box.register { Shared(RouterImpl() as Router) }
-        #expect(try box.tryResolve(PaymentService.self).router === box.resolve(Router.self))
+        box.register { Shared { resolve in try PaymentService(router: resolve.tryResolve()) } }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(PaymentService.self) }
+        #expect(String(describing: error) == error.description)
+        #expect("\(error)" == error.description)
     }
 }
 
-@Suite struct FactoryErrorTests {
-    @Test func aFactorysOwnErrorIsKeptAndNamed() throws {
+@Suite(.timeLimit(.minutes(1))) struct FactoryErrorTests {
+    /// BadInputCatalogueTests has the whole message; here the error describes itself.
+    @Test func aFactorysErrorAppearsAsItDescribesItself() throws {
         let box = DIContainer()
         box.register { Shared { _ throws -> Engine in throw Offline2() } }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
@@ -142,18 +133,7 @@ private final class Offline2: Error, CustomStringConvertible {
     }
 }
 
-@Suite struct RegistrationErrorTests {
-    @Test func nonConformingAliasNamesBothTypes() throws {
-        let error = try #require(throws: ResolutionError.self) {
-            try DIContainer().tryRegister(Shared(Engine(), as: Router.self))
-        }
-        #expect(error.reason == .aliasNotConforming(implementation: "Engine"))
-        #expect(error.typeName == "Router")
-        #expect(
-            error.description.hasPrefix(
-                "'Engine' does not conform to 'Router', so it cannot be registered as 'Router'."))
-    }
-
+@Suite(.timeLimit(.minutes(1))) struct RegistrationErrorTests {
     @Test func conformanceIsCheckedWithoutCallingTheFactory() {
         let made = Tally()
         #expect(throws: ResolutionError.self) {
@@ -162,35 +142,19 @@ private final class Offline2: Error, CustomStringConvertible {
         #expect(made.value == 0)
     }
 
-    @Test func aFailedRegistrationChangesNothing() throws {
-        let box = DIContainer()
-        box.register { Shared(RouterImpl() as Router) }
-        let router = box.resolve(Router.self)
-        #expect(throws: ResolutionError.self) {
-            try box.tryRegister {
-                New(MockRouter() as Router)
-                Shared(MemoryStore() as Store)
-                Shared(Engine(), as: Cache.self)
-            }
-        }
-        #expect(box.resolve(Router.self) === router)
-        #expect(box.resolve(Store?.self) == nil)
-        #expect(box.resolve(Engine?.self) == nil)
-    }
-
     @Test func classHierarchyAliasesAreAccepted() throws {
         class Base {}
         final class Derived: Base {}
         let box = DIContainer()
         try box.tryRegister(Shared(Derived(), as: Base.self))
-        #expect(box.resolve(Base.self) === box.resolve(Derived.self))
+        #expect(try box.tryResolve(Base.self) === box.tryResolve(Derived.self))
         #expect(throws: ResolutionError.self) { try box.tryRegister(Shared(Base(), as: Derived.self)) }
     }
 
     @Test func privateProtocolAliasOfAConformingTypeIsAccepted() throws {
         let box = DIContainer()
         try box.tryRegister(Shared(PrivateServiceImpl(), as: PrivateService.self))
-        #expect(box.resolve(PrivateService.self) === box.resolve(PrivateServiceImpl.self))
+        #expect(try box.tryResolve(PrivateService.self) === box.tryResolve(PrivateServiceImpl.self))
     }
 
     @Test func privateProtocolAliasOfANonConformingTypeFailsWhenResolved() throws {
@@ -211,21 +175,7 @@ private final class Offline2: Error, CustomStringConvertible {
     }
 }
 
-@Suite struct MutationDuringResolutionTests {
-    @Test func registeringInsideAFactoryIsAnError() throws {
-        let box = DIContainer()
-        box.register {
-            Shared { _ throws -> Engine in
-                try DIContainer.tryRegister(Shared(MemoryStore() as Store))
-                return Engine()
-            }
-        }
-        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
-        #expect(error.reason == .mutationDuringResolution(operation: "register"))
-        #expect(error.typeName == "Engine")
-        #expect(box.resolve(Store?.self) == nil)
-    }
-
+@Suite(.timeLimit(.minutes(1))) struct MutationDuringResolutionTests {
     @Test func registeringInsideOnResolveIsAnError() throws {
         let box = DIContainer()
         box.register {
@@ -246,6 +196,6 @@ private final class Offline2: Error, CustomStringConvertible {
             }
         }
         _ = try box.tryResolve(Engine.self)
-        #expect(other.resolve(Store.self).kind == "memory")
+        #expect(try other.tryResolve(Store.self).kind == "memory")
     }
 }

@@ -15,6 +15,10 @@ private final class LeakEngine { init() {} }
 private final class LeakSession { init() {} }
 private final class LeakCache { init() {} }
 private final class LeakFresh { init() {} }
+private final class LeakSessionUser {
+    let session: LeakSession
+    init(session: LeakSession) { self.session = session }
+}
 
 /// A Shared service with every way of reaching the container: lazy wrappers, an eager
 /// wrapper, a resolver kept by `onResolve`, and a dependency set by `onResolve`.
@@ -48,7 +52,7 @@ private struct MadeObjects {
 }
 
 /// Builds a container, uses it, and returns weak references to all it made.
-private func useAndDropContainer() -> MadeObjects {
+private func useAndDropContainer() throws -> MadeObjects {
     let container = DIContainer()
     container.register {
         Shared(LeakEngine.init)
@@ -61,74 +65,78 @@ private func useAndDropContainer() -> MadeObjects {
         Shared { resolve in LeakPartner(service: resolve()) }
         Weak(LeakFresh.init)
     }
-    let service = container.resolve(LeakService.self)
+    let service = try container.tryResolve(LeakService.self)
     // Reach everything the lazy wrappers hold, so they are resolved too.
-    _ = (service.engine, service.cache, container.resolve(LeakFresh.self))
+    _ = try (service.engine, service.cache, container.tryResolve(LeakFresh.self))
     return MadeObjects(
         container: WeakReference(container), service: WeakReference(service), engine: WeakReference(service.engine),
         cache: WeakReference(service.cache), session: WeakReference(service.session),
         partner: WeakReference(service.partner))
 }
 
-@Suite struct LeakTests {
-    @Test func newInstancesAreNotRetainedByTheContainer() {
+@Suite(.timeLimit(.minutes(1))) struct LeakTests {
+    @Test func newInstancesAreNotRetainedByTheContainer() throws {
         let container = DIContainer()
         container.register {
             New(LeakFresh.init)
             New { (_: Resolver, index: Int) in LeakFresh() }.named("arguments")
         }
-        let plain = WeakReference(container.resolve(LeakFresh.self))
-        let withArguments = WeakReference(container.resolve(LeakFresh.self, name: "arguments") { 1 })
+        let plain = try WeakReference(container.tryResolve(LeakFresh.self))
+        let withArguments = try WeakReference(container.tryResolve(LeakFresh.self, name: "arguments") { 1 })
         #expect(plain.object == nil)
         #expect(withArguments.object == nil)
     }
 
-    @Test func graphAndWeakInstancesAreReleasedOnceNobodyHoldsThem() {
+    @Test func graphAndWeakInstancesAreReleasedOnceNobodyHoldsThem() throws {
         let container = DIContainer()
         container.register {
             Graph(LeakSession.init)
             Weak(LeakFresh.init)
+            New { resolve in LeakSessionUser(session: resolve()) }
         }
-        let graph = WeakReference(container.resolve(LeakSession.self))
-        let weak = WeakReference(container.resolve(LeakFresh.self))
+        let graph = try WeakReference(container.tryResolve(LeakSession.self))
+        let weak = try WeakReference(container.tryResolve(LeakFresh.self))
         #expect(graph.object == nil)
         #expect(weak.object == nil)
+        // A Graph instance made as a dependency ends with its resolution too.
+        let dependency = try WeakReference(container.tryResolve(LeakSessionUser.self).session)
+        #expect(dependency.object == nil)
     }
 
-    @Test func containerAndEverythingItMadeAreReleasedWithTheLastReference() {
-        let made = useAndDropContainer()
+    @Test func containerAndEverythingItMadeAreReleasedWithTheLastReference() throws {
+        let made = try useAndDropContainer()
         #expect(made.container.object == nil, "the container outlived its last reference")
         #expect(made.service.object == nil, "the Shared service (lazy wrappers, onResolve) outlived the container")
         #expect(made.released, "something the container made outlived it")
     }
 
-    @Test func childContainerIsReleasedWhileItsParentLives() {
+    @Test func childContainerIsReleasedWhileItsParentLives() throws {
         let parent = DIContainer()
         parent.register(Shared(LeakEngine.init))
         var child: DIContainer? = DIContainer(parent: parent)
         child?.register(Shared(LeakCache.init))
         let cache = WeakReference(child?.resolve(LeakCache.self))
         _ = child?.resolve(LeakEngine.self)
-        let engine = parent.resolve(LeakEngine.self)
+        let engine = try parent.tryResolve(LeakEngine.self)
         let weakChild = WeakReference(child)
         child = nil
         #expect(weakChild.object == nil)
         #expect(cache.object == nil)
-        #expect(parent.resolve(LeakEngine.self) === engine, "the parent kept its own instance")
+        #expect(try parent.tryResolve(LeakEngine.self) === engine, "the parent kept its own instance")
     }
 
-    @Test func replacedResetAndReleasedInstancesAreReleased() {
+    @Test func replacedResetAndReleasedInstancesAreReleased() throws {
         let container = DIContainer()
         container.register(Shared(LeakEngine.init))
-        let replaced = WeakReference(container.resolve(LeakEngine.self))
+        let replaced = try WeakReference(container.tryResolve(LeakEngine.self))
         container.register(Shared(LeakEngine.init))
         #expect(replaced.object == nil, "registering again kept the old instance")
 
-        let released = WeakReference(container.resolve(LeakEngine.self))
+        let released = try WeakReference(container.tryResolve(LeakEngine.self))
         container.releaseInstances()
         #expect(released.object == nil, "releaseInstances() kept the instance")
 
-        let reset = WeakReference(container.resolve(LeakEngine.self))
+        let reset = try WeakReference(container.tryResolve(LeakEngine.self))
         container.reset()
         #expect(reset.object == nil, "reset() kept the instance")
     }

@@ -18,29 +18,29 @@ private final class Service {
 }
 
 extension GraphLifetimeTests {
-    @Test func aGraphInstanceInsideASharedServiceIsFixedWhenTheSharedOneIsMade() {
+    @Test func aGraphInstanceInsideASharedServiceIsFixedWhenTheSharedOneIsMade() throws {
         let box = DIContainer()
         box.register {
             Graph(UnitOfWork.init)
             New { resolve in Repository(work: resolve()) }
             Shared { resolve in Service(work: resolve(), repository: resolve()) }
         }
-        let service = box.resolve(Service.self)
+        let service = try box.tryResolve(Service.self)
         #expect(service.repository.work === service.work)
-        #expect(box.resolve(Service.self).work === service.work)
-        #expect(box.resolve(UnitOfWork.self) !== service.work)
+        #expect(try box.tryResolve(Service.self).work === service.work)
+        #expect(try box.tryResolve(UnitOfWork.self) !== service.work)
     }
 }
 
 extension EagerTests {
-    @Test func afterReleaseInstancesAnEagerServiceIsMadeAgainOnlyWhenResolved() {
+    @Test func afterReleaseInstancesAnEagerServiceIsMadeAgainOnlyWhenResolved() throws {
         let made = Tally()
         let box = DIContainer()
         box.register(Shared(Counted(made)).eager())
-        let first = box.resolve(Counted.self)
+        let first = try box.tryResolve(Counted.self)
         box.releaseInstances()
         #expect(made.value == 1)
-        #expect(box.resolve(Counted.self) !== first)
+        #expect(try box.tryResolve(Counted.self) !== first)
         #expect(made.value == 2)
     }
 }

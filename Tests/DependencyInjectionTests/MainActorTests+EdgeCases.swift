@@ -13,7 +13,7 @@ import Testing
 }
 
 extension MainActorTests {
-    @Test func aRefusedOffMainAttemptLeavesTheServiceUsableOnTheMainActor() async {
+    @Test func aMainActorFactoryIsRefusedOffTheMainActorAndMadeOnceOnIt() async {
         let made = Tally()
         let box = DIContainer()
         box.register(
@@ -21,11 +21,20 @@ extension MainActorTests {
                 made.increment()
                 return ViewState()
             })
-        let refused = await Task.detached { (try? box.tryResolve(ViewState.self)) == nil }.value
-        #expect(refused)
+        let refusal = await Task.detached { () -> ResolutionError.Reason? in
+            do {
+                _ = try box.tryResolve(ViewState.self)
+                return nil
+            } catch {
+                return (error as? ResolutionError)?.reason
+            }
+        }.value
+        #expect(refusal == .mainActorRequired)
         #expect(made.value == 0)
         let title = await MainActor.run { box.resolve(ViewState.self).title }
         #expect(title == "start")
+        let same = await MainActor.run { box.resolve(ViewState.self) === box.resolve(ViewState.self) }
+        #expect(same)
         #expect(made.value == 1)
     }
 

@@ -18,7 +18,7 @@ private final class NotSendable {
     var value = 0
 }
 
-@Suite struct MainActorTests {
+@Suite(.timeLimit(.minutes(1))) struct MainActorTests {
     private func container(_ made: Tally) -> DIContainer {
         let box = DIContainer()
         box.register {
@@ -28,29 +28,6 @@ private final class NotSendable {
             }
         }
         return box
-    }
-
-    @MainActor @Test func mainActorFactoryResolvesOnTheMainActor() {
-        let made = Tally()
-        let box = container(made)
-        let model = box.resolve(MainModel.self)
-        #expect(box.resolve(MainModel.self) === model)
-        #expect(made.value == 1)
-    }
-
-    @Test func mainActorFactoryIsNeverRunOffTheMainActor() async throws {
-        let made = Tally()
-        let box = container(made)
-        let reason = await Task.detached { () -> ResolutionError.Reason? in
-            do {
-                _ = try box.tryResolve(MainModel.self)
-                return nil
-            } catch {
-                return (error as? ResolutionError)?.reason
-            }
-        }.value
-        #expect(reason == .mainActorRequired)
-        #expect(made.value == 0)
     }
 
     @MainActor @Test func mainActorFactoryWithResolverGetsItsDependencies() {

@@ -7,15 +7,12 @@ import Testing
 // one (by serial number) or a fresh one. A failure names the seed; replay it with
 // `DI_MODEL_SEED=<seed> swift test --filter ModelBasedTests`.
 
-@Suite struct ModelBasedTests {
+@Suite(.timeLimit(.minutes(1))) struct ModelBasedTests {
     static let stepCount = 12_000
 
     /// The seed from `DI_MODEL_SEED` (decimal or 0x-hex) alone, else a fixed seed and a random one.
     static var seeds: [UInt64] {
-        if let text = ProcessInfo.processInfo.environment["DI_MODEL_SEED"] {
-            let seed = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-            if let seed { return [seed] }
-        }
+        if let seed = environmentSeed("DI_MODEL_SEED") { return [seed] }
         return [0x00D1_5EED, UInt64.random(in: .min ... .max)]
     }
 

@@ -3,7 +3,7 @@ import Testing
 
 // Several registrations of one type, told apart by name.
 
-@Suite struct NameTests {
+@Suite(.timeLimit(.minutes(1))) struct NameTests {
     private func stores() -> DIContainer {
         let box = DIContainer()
         box.register {
@@ -13,25 +13,25 @@ import Testing
         return box
     }
 
-    @Test func eachNameResolvesItsOwnRegistration() {
+    @Test func eachNameResolvesItsOwnRegistration() throws {
         let box = stores()
-        #expect(box.resolve(Store.self, name: "primary").kind == "postgres")
-        #expect(box.resolve(Store.self, name: "cache").kind == "memory")
-        #expect(box.resolve(Store.self, name: "cache") === box.resolve(Store.self, name: "cache"))
+        #expect(try box.tryResolve(Store.self, name: "primary").kind == "postgres")
+        #expect(try box.tryResolve(Store.self, name: "cache").kind == "memory")
+        #expect(try box.tryResolve(Store.self, name: "cache") === box.tryResolve(Store.self, name: "cache"))
     }
 
-    @Test func theNameAppliesToTheImplementationTypeToo() {
+    @Test func theNameAppliesToTheImplementationTypeToo() throws {
         let box = stores()
-        #expect(box.resolve(PostgresStore.self, name: "primary") === box.resolve(Store.self, name: "primary"))
+        #expect(try box.tryResolve(PostgresStore.self, name: "primary") === box.tryResolve(Store.self, name: "primary"))
         #expect(box.resolve(PostgresStore?.self) == nil)
     }
 
-    @Test func unnamedAndNamedRegistrationsOfOneTypeCoexist() {
+    @Test func unnamedAndNamedRegistrationsOfOneTypeCoexist() throws {
         let box = stores()
         box.register(Shared(MemoryStore() as Store))
-        let unnamed = box.resolve(Store.self)
-        #expect(unnamed !== box.resolve(Store.self, name: "cache"))
-        #expect(box.resolve(Store.self, name: "primary").kind == "postgres")
+        let unnamed = try box.tryResolve(Store.self)
+        #expect(try unnamed !== box.tryResolve(Store.self, name: "cache"))
+        #expect(try box.tryResolve(Store.self, name: "primary").kind == "postgres")
     }
 
     @Test func unnamedResolveDoesNotFallBackToANamedRegistration() throws {
@@ -51,39 +51,31 @@ import Testing
         #expect(box.resolve(Store?.self, name: "archive") == nil)
     }
 
-    @Test func unknownNameListsTheRegisteredNames() throws {
-        let error = try #require(throws: ResolutionError.self) { try stores().tryResolve(Store.self, name: "archive") }
-        #expect(error.name == "archive")
-        #expect(error.description.hasPrefix("No registration for 'Store' (name: \"archive\")."))
-        #expect(error.description.contains("Registered names for 'Store': \"cache\", \"primary\"."))
-        #expect(error.description.contains(".named(\"archive\")"))
-    }
-
-    @Test func replacingANamedRegistrationLeavesOtherNamesAlone() {
+    @Test func replacingANamedRegistrationLeavesOtherNamesAlone() throws {
         let box = stores()
-        let cache = box.resolve(Store.self, name: "cache")
+        let cache = try box.tryResolve(Store.self, name: "cache")
         box.register(New(MemoryStore() as Store).named("primary"))
-        #expect(box.resolve(Store.self, name: "primary").kind == "memory")
-        #expect(box.resolve(Store.self, name: "cache") === cache)
+        #expect(try box.tryResolve(Store.self, name: "primary").kind == "memory")
+        #expect(try box.tryResolve(Store.self, name: "cache") === cache)
     }
 
-    @Test func namesReachFactoriesThroughTheResolver() {
+    @Test func namesReachFactoriesThroughTheResolver() throws {
         let box = stores()
         box.register {
             New { resolve in Pair(resolve(Store.self, name: "primary"), resolve(Store.self, name: "cache")) }
         }
-        let pair = box.resolve(Pair<Store, Store>.self)
+        let pair = try box.tryResolve(Pair<Store, Store>.self)
         #expect(pair.first.kind == "postgres")
         #expect(pair.second.kind == "memory")
     }
 
-    @Test func namedParameterizedRegistrationsAreSeparate() {
+    @Test func namedParameterizedRegistrationsAreSeparate() throws {
         let box = DIContainer()
         box.register {
             New { (_, id: String) in ConcreteViewModel(id: "a-" + id) }.named("a")
             New { (_, id: String) in ConcreteViewModel(id: "b-" + id) }.named("b")
         }
-        #expect(box.resolve(ConcreteViewModel.self, name: "a", arguments: { "1" }).id == "a-1")
-        #expect(box.resolve(ConcreteViewModel.self, name: "b", arguments: { "1" }).id == "b-1")
+        #expect(try box.tryResolve(ConcreteViewModel.self, name: "a", arguments: { "1" }).id == "a-1")
+        #expect(try box.tryResolve(ConcreteViewModel.self, name: "b", arguments: { "1" }).id == "b-1")
     }
 }

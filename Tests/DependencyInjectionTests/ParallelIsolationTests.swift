@@ -30,7 +30,7 @@ private func expectOnlyOwnGreeting(_ index: Int) async throws {
 }
 
 /// The welcome service every case resolves: a `Shared` built from the case's own greeting.
-@Suite(.dependencies { Shared { resolve in Welcome(greeting: resolve()) } })
+@Suite(.dependencies { Shared { resolve in Welcome(greeting: resolve()) } }, .timeLimit(.minutes(1)))
 struct ParallelIsolationTests {
     @Test(arguments: 0..<200)
     func eachCaseOnlyEverSeesItsOwnOverride(index: Int) async throws {
@@ -60,7 +60,7 @@ struct ParallelIsolationTests {
 }
 
 /// No trait here: these tests resolve from `shared` while the cases above override `Greeting`.
-@Suite struct ProductionVisibilityTests {
+@Suite(.timeLimit(.minutes(1))) struct ProductionVisibilityTests {
     @Test(arguments: 0..<20)
     func aTestWithoutTheTraitSeesProductionThroughout(round: Int) async throws {
         for _ in 0..<10 {

@@ -18,11 +18,11 @@ extension LazyInjectTests {
         #expect(listener.mutableSpeaker == nil)
     }
 
-    @Test func lazyWrappersOfAnOptionalResolveWhenRegistered() {
+    @Test func lazyWrappersOfAnOptionalResolveWhenRegistered() throws {
         let box = DIContainer()
         box.register(Shared(Loud() as Speaker))
         let listener = box.activate { Listener() }
-        #expect(listener.speaker === box.resolve(Speaker.self))
-        #expect(listener.mutableSpeaker === box.resolve(Speaker.self))
+        #expect(try listener.speaker === box.tryResolve(Speaker.self))
+        #expect(try listener.mutableSpeaker === box.tryResolve(Speaker.self))
     }
 }

@@ -6,45 +6,67 @@ import Testing
 // Many threads register, re-register, resolve every lifetime, use the property wrappers,
 // `withOverrides` and `releaseInstances` at once, checking invariants as they go. Each worker
 // runs for a bounded time and a bounded number of iterations; a watchdog turns a deadlock into
-// a failure that says which workers were stuck, and where.
+// a failure that says which workers were stuck, and where. Each run prints its seed; replay the
+// workers' choices with `DI_STRESS_SEED=<seed> swift test --filter StressTests` (the threads'
+// interleaving still differs from run to run).
 
-@Suite(.serialized) struct StressTests {
+@Suite(.serialized, .timeLimit(.minutes(2))) struct StressTests {
     static let workerCount = 16
     static let runTime: Duration = .milliseconds(1200)
     static let iterationLimit = 20_000
-    /// Far beyond the run time, even under ThreadSanitizer: reaching it means a deadlock.
+    /// Far beyond the run time, even under ThreadSanitizer, and within the suite's time limit:
+    /// reaching it means a deadlock.
     static let watchdogTimeout: Duration = .seconds(90)
+
+    /// `DI_STRESS_SEED` (decimal or 0x-hex) to replay a run, else a new random seed.
+    static let seed = environmentSeed("DI_STRESS_SEED") ?? UInt64.random(in: .min ... .max)
+
+    /// Runs the workers, printing the seed first so that any run can be replayed.
+    private func run(
+        _ test: String, step: @escaping @Sendable (Int, inout SplitMix64, (String) -> Void) -> [String]
+    ) -> ThreadHarness.Outcome {
+        print(
+            "StressTests.\(test): seed \(Self.seed) (replay: DI_STRESS_SEED=\(Self.seed) swift test --filter StressTests)"
+        )
+        return ThreadHarness.run(
+            workers: Self.workerCount, runTime: Self.runTime, iterationLimit: Self.iterationLimit,
+            watchdog: Self.watchdogTimeout, seed: Self.seed, step: step)
+    }
+
+    private func expectHealthy(_ outcome: ThreadHarness.Outcome) {
+        let replay = "seed \(Self.seed) (replay: DI_STRESS_SEED=\(Self.seed) swift test --filter StressTests)"
+        #expect(outcome.stuckWorkers.isEmpty, "\(outcome.deadlockReport); \(replay)")
+        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(10).joined(separator: "\n"))\n\(replay)")
+        #expect(outcome.iterations >= Self.workerCount, "the workers barely ran; \(replay)")
+    }
 
     @Test func sharedIsMadeOncePerRegistrationWhileThreadsReRegisterAndResolveEveryLifetime() {
         let world = StableWorld()
-        let outcome = ThreadHarness.run(
-            workers: Self.workerCount, runTime: Self.runTime, iterationLimit: Self.iterationLimit,
-            watchdog: Self.watchdogTimeout
-        ) { worker, random, note in
+        let outcome = run(#function) { worker, random, note in
             world.step(worker: worker, random: &random, note: note)
         }
-        #expect(outcome.stuckWorkers.isEmpty, "\(outcome.deadlockReport)")
-        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(10).joined(separator: "\n"))")
-        #expect(outcome.iterations >= Self.workerCount, "the workers barely ran")
+        expectHealthy(outcome)
         // After the run: every registration generation made its Shared instance at most once.
         let overMade = world.generations.withLock { $0.filter { $0.madeCount > 1 } }
-        #expect(overMade.isEmpty, "generations made more than once: \(overMade.map(\.label))")
+        #expect(overMade.isEmpty, "generations made more than once: \(overMade.map(\.label)); seed \(Self.seed)")
         // Each lazily injected property resolved its `New` target exactly once.
         #expect(world.lazyTargetsMade.withLock { $0 } == world.touchedHolders.withLock { $0.count })
     }
 
     @Test func containerStaysConsistentWhileThreadsResetReleaseAndOverride() {
         let world = ChurningWorld()
-        let outcome = ThreadHarness.run(
-            workers: Self.workerCount, runTime: Self.runTime, iterationLimit: Self.iterationLimit,
-            watchdog: Self.watchdogTimeout
-        ) { worker, random, note in
+        let outcome = run(#function) { worker, random, note in
             world.step(worker: worker, random: &random, note: note)
         }
-        #expect(outcome.stuckWorkers.isEmpty, "\(outcome.deadlockReport)")
-        #expect(outcome.violations.isEmpty, "\(outcome.violations.prefix(10).joined(separator: "\n"))")
-        #expect(outcome.iterations >= Self.workerCount, "the workers barely ran")
+        expectHealthy(outcome)
+        #expect(world.heldWeakComparisons.withLock { $0 } > 0, "no Weak step ran undisturbed; seed \(Self.seed)")
     }
+}
+
+/// The seed in environment variable `name` (decimal or 0x-hex), if it is set and valid.
+func environmentSeed(_ name: String) -> UInt64? {
+    guard let text = ProcessInfo.processInfo.environment[name] else { return nil }
+    return text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
 }
 
 // MARK: - A container that is re-registered but never reset or released
@@ -96,6 +118,8 @@ final class StressScreen {
     @Inject(name: "left") var left: StressCounted
     @MutableInject var weakThing: StressWeakThing
     @LazyInject(name: "right") var right: StressCounted
+    /// A `New` service: a second resolution would be another instance.
+    @LazyInject var lazyFresh: StressFreshThing
     @MutableLazyInject var fresh: StressFreshThing
 }
 
@@ -190,7 +214,7 @@ final class StableWorld: @unchecked Sendable {
             check(
                 screen.left.generation.madeCount == 1, "@Inject(name:) saw \(screen.left.generation.label) made twice")
             check(screen.right.generation.madeCount == 1, "@LazyInject saw \(screen.right.generation.label) made twice")
-            check(screen.right === screen.right, "@LazyInject resolved twice")
+            check(screen.lazyFresh === screen.lazyFresh, "@LazyInject resolved twice")
             check(screen.fresh === screen.fresh, "@MutableLazyInject resolved twice")
         default:
             let index = random.below(holders.count)
@@ -221,6 +245,11 @@ final class ChurnService {
 final class ChurningWorld: @unchecked Sendable {
     let container = DIContainer()
     let child: DIContainer
+    /// Changes to `container` that drop or replace instances (register, reset, releaseInstances):
+    /// how many began, and how many are under way. A step that saw neither move saw no change.
+    let churn = Locked((began: 0, underWay: 0))
+    /// How many Weak steps ran with no change in between, and so compared their instances.
+    let heldWeakComparisons = Locked(0)
 
     init() {
         child = DIContainer(parent: container)
@@ -261,13 +290,13 @@ final class ChurningWorld: @unchecked Sendable {
         switch random.below(100) {
         case 0..<6:
             note("registering everything")
-            container.register(everything)
+            churning { container.register(everything) }
         case 6..<9:
             note("resetting")
-            container.reset()
+            churning { container.reset() }
         case 9..<15:
             note("releasing instances")
-            container.releaseInstances()
+            churning { container.releaseInstances() }
         case 15..<35:
             note("resolving Shared services")
             attempt("resolving ChurnService") {
@@ -278,10 +307,15 @@ final class ChurningWorld: @unchecked Sendable {
         case 35..<45:
             note("resolving Weak while holding it")
             attempt("resolving StressWeakThing") {
+                let before = churn.withLock { $0 }
                 let held = try container.tryResolve(StressWeakThing.self)
                 let again = try container.tryResolve(StressWeakThing.self)
-                // Another thread may release instances in between; otherwise it is the same.
-                _ = (held, again)
+                let after = churn.withLock { $0 }
+                // Another thread may have replaced or released it in between; otherwise it is the same.
+                if before.underWay == 0, after.began == before.began {
+                    heldWeakComparisons.withLock { $0 += 1 }
+                    check(again === held, "a held Weak instance was made again")
+                }
             }
         case 45..<60:
             note("resolving a Graph pair")
@@ -316,6 +350,16 @@ final class ChurningWorld: @unchecked Sendable {
             }
         }
         return violations
+    }
+
+    /// Runs a change that drops or replaces instances, counted in `churn`.
+    private func churning(_ change: () -> Void) {
+        churn.withLock {
+            $0.began += 1
+            $0.underWay += 1
+        }
+        change()
+        churn.withLock { $0.underWay -= 1 }
     }
 }
 
@@ -381,8 +425,9 @@ enum ThreadHarness {
 
     /// Runs `step` on `workers` threads until `runTime` has passed or each ran `iterationLimit`
     /// steps, and waits for them at most `watchdog`. Stuck workers are reported, not awaited.
+    /// Worker `i` draws its choices from `SplitMix64(seed: seed &+ i)`.
     static func run(
-        workers: Int, runTime: Duration, iterationLimit: Int, watchdog: Duration,
+        workers: Int, runTime: Duration, iterationLimit: Int, watchdog: Duration, seed: UInt64,
         step: @escaping @Sendable (Int, inout SplitMix64, (String) -> Void) -> [String]
     ) -> Outcome {
         let lastSteps = (0..<workers).map { _ in Locked("not started") }
@@ -390,7 +435,6 @@ enum ThreadHarness {
         let iterations = Locked(0)
         let finished = DispatchSemaphore(value: 0)
         let start = DispatchSemaphore(value: 0)
-        let seed = UInt64.random(in: .min ... .max)
         for worker in 0..<workers {
             let thread = Thread {
                 var random = SplitMix64(seed: seed &+ UInt64(worker))

@@ -4,8 +4,8 @@ import Testing
 // This file imports only Testing and DependencyInjectionTesting, as an app's test would:
 // DependencyInjectionTesting re-exports DependencyInjection.
 
-// Contract §3, verbatim apart from the test body.
-@Suite(.dependencies)  // every test gets a fresh isolated container
+// Contract §3, verbatim apart from the test body and the time limit every suite of this package has.
+@Suite(.dependencies, .timeLimit(.minutes(1)))  // every test gets a fresh isolated container
 struct CheckoutTests {
     @Test(.dependencies { New(MockPayments() as Payments) })
     func paysWithMock() {
@@ -34,12 +34,7 @@ struct CheckoutTests {
     }
 }
 
-@Suite struct TestTraitTests {
-    @Test(.dependencies { New(MockPayments() as Payments) })
-    func syncTestSeesItsOverrides() {
-        #expect(DIContainer.resolve(Payments.self) is MockPayments)
-    }
-
+@Suite(.timeLimit(.minutes(1))) struct TestTraitTests {
     @Test(.dependencies { Shared(MockPayments() as Payments) })
     func asyncTestSeesItsOverridesAcrossSuspensions() async {
         let first = DIContainer.resolve(Payments.self)
@@ -69,11 +64,6 @@ struct CheckoutTests {
         #expect(witness.maker == ObjectIdentifier(DIContainer.current))
     }
 
-    @Test func withoutTheTraitATestUsesShared() {
-        #expect(DIContainer.current === DIContainer.shared)
-        #expect(DIContainer.resolve(Greeting.self) is ProductionGreeting)
-    }
-
     @Test func aFailingOverrideIsAThrownErrorNotACrash() async throws {
         let trait: DependenciesTrait = .dependencies { Shared(Engine(), as: Router.self) }
         let test = try #require(Test.current)
@@ -98,7 +88,7 @@ struct CheckoutTests {
     .dependencies {
         Shared(LivePayments() as Payments)
         Shared(Engine.init)
-    })
+    }, .timeLimit(.minutes(1)))
 struct SuiteAndTestTraitTests {
     @Test func aTestWithoutItsOwnTraitGetsTheSuitesOverrides() {
         #expect(DIContainer.resolve(Payments.self) is LivePayments)
@@ -122,7 +112,7 @@ struct SuiteAndTestTraitTests {
 }
 
 /// The suite's instance is made inside the test's scope, so its property wrappers resolve there.
-@Suite(.dependencies { New(MockPayments() as Payments) })
+@Suite(.dependencies { New(MockPayments() as Payments) }, .timeLimit(.minutes(1)))
 struct SuiteInstanceTests {
     @Inject var payments: Payments
     @LazyInject var checkout: Checkout

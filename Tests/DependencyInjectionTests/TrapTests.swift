@@ -75,76 +75,83 @@ struct TrapRun {
     }()
 }
 
-@Suite struct TrapMessageTests {
-    /// Scenarios whose trap must print exactly the message the throwing API gives.
-    @Test(arguments: [
-        "missingRegistration",
-        "missingRegistrationThroughStaticAPI",
-        "missingName",
-        "missingNestedDependencyInPlainFactory",
-        "tryResolveThroughPlainFactoryWithMissingDependency",
-        "cycleThroughPlainFactories",
-        "argumentTypeMismatch",
-        "argumentsMissing",
-        "factoryError",
-        "aliasNotConforming",
-        "optionalRegistration",
-        "weakValueType",
-        "registerInsideFactory",
-        "injectMissing",
-        "lazyInjectMissing",
-        "mainActorFactoryOffTheMainActor",
-    ])
-    func trapPrintsExactlyTheThrownMessage(scenario: String) throws {
-        let run = try TrapRun.run(scenario)
-        #expect(run.trapped, "\(scenario) did not trap; stdout: \(run.stdout)")
-        let expected = try #require(run.expectedMessage, "\(scenario) printed no expected message: \(run.stdout)")
-        let trapMessage = try #require(run.trapMessage, "\(scenario) printed no fatal error: \(run.stderr)")
-        #expect(trapMessage == expected, "\(scenario)")
+/// A scenario whose trap must print exactly the message the throwing API gives, and what that
+/// message must say on its own, so that the same wrong message on both sides still fails.
+struct TrapScenario: Sendable, CustomTestStringConvertible {
+    let name: String
+    var prefix: String?
+    var contains: [String] = []
+
+    init(_ name: String, prefix: String? = nil, contains: [String] = []) {
+        self.name = name
+        self.prefix = prefix
+        self.contains = contains
+    }
+
+    var testDescription: String { name }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct TrapMessageTests {
+    static let scenarios: [TrapScenario] = [
+        TrapScenario(
+            "missingRegistration", prefix: "No registration for 'Router'.\n",
+            contains: ["To fix, register it: container.register { Shared("]),
+        TrapScenario("missingRegistrationThroughStaticAPI"),
+        TrapScenario("missingName"),
+        TrapScenario(
+            "missingNestedDependencyInPlainFactory", prefix: "No registration for 'AppConfiguration'.\n",
+            contains: ["Resolution path: RouterImpl -> AppConfiguration\n"]),
+        TrapScenario("tryResolveThroughPlainFactoryWithMissingDependency"),
+        TrapScenario("cycleThroughPlainFactories", prefix: "Dependency cycle: CycleA -> CycleB -> CycleA."),
+        TrapScenario(
+            "argumentTypeMismatch",
+            prefix: "Wrong arguments for 'ViewModel': expected (String), received (Int)."),
+        TrapScenario("argumentsMissing"),
+        TrapScenario("factoryError"),
+        TrapScenario("aliasNotConforming", prefix: "'Engine' does not conform to 'Router'"),
+        TrapScenario("optionalRegistration"),
+        TrapScenario("weakValueType"),
+        TrapScenario("registerInsideFactory"),
+        TrapScenario("injectMissing"),
+        TrapScenario("lazyInjectMissing"),
+        TrapScenario(
+            "mainActorFactoryOffTheMainActor",
+            prefix: "'ProfileModel' is made by a @MainActor factory and was resolved off the main actor."),
+    ]
+
+    @Test(arguments: scenarios)
+    func trapPrintsExactlyTheThrownMessage(scenario: TrapScenario) throws {
+        let run = try TrapRun.run(scenario.name)
+        #expect(run.trapped, "\(scenario.name) did not trap; stdout: \(run.stdout)")
+        let expected = try #require(run.expectedMessage, "\(scenario.name) printed no expected message: \(run.stdout)")
+        let trapMessage = try #require(run.trapMessage, "\(scenario.name) printed no fatal error: \(run.stderr)")
+        #expect(trapMessage == expected, "\(scenario.name)")
         #expect(!run.stdout.contains("did-not-trap"))
+        if let prefix = scenario.prefix {
+            #expect(trapMessage.hasPrefix(prefix))
+        }
+        for part in scenario.contains {
+            #expect(trapMessage.contains(part))
+        }
     }
 
-    @Test func missingRegistrationTrapNamesTypeAndHowToFix() throws {
-        let message = try #require(try TrapRun.run("missingRegistration").trapMessage)
-        #expect(message.hasPrefix("No registration for 'Router'.\n"))
-        #expect(message.contains("To fix, register it: container.register { Shared("))
-    }
-
-    @Test func plainFactoryTrapCarriesTheWholePath() throws {
-        let message = try #require(try TrapRun.run("missingNestedDependencyInPlainFactory").trapMessage)
-        #expect(message.hasPrefix("No registration for 'AppConfiguration'.\n"))
-        #expect(message.contains("Resolution path: RouterImpl -> AppConfiguration\n"))
-    }
-
-    @Test func cycleTrapNamesTheCycle() throws {
-        let message = try #require(try TrapRun.run("cycleThroughPlainFactories").trapMessage)
-        #expect(message.hasPrefix("Dependency cycle: CycleA -> CycleB -> CycleA."))
-    }
-
-    @Test func argumentTrapNamesExpectedAndReceivedTypes() throws {
-        let message = try #require(try TrapRun.run("argumentTypeMismatch").trapMessage)
-        #expect(message.hasPrefix("Wrong arguments for 'ViewModel': expected (String), received (Int)."))
-    }
-
-    @Test func aliasTrapNamesBothTypes() throws {
-        let message = try #require(try TrapRun.run("aliasNotConforming").trapMessage)
-        #expect(message.hasPrefix("'Engine' does not conform to 'Router'"))
-    }
-
-    @Test(arguments: [("resetInsideFactory", "reset"), ("releaseInstancesInsideFactory", "releaseInstances")])
-    func housekeepingInsideAFactoryTraps(scenario: String, operation: String) throws {
+    /// Traps that have no throwing twin: misuse that only a trap can report.
+    @Test(arguments: [
+        ("resetInsideFactory", "reset() was called on a container while it was resolving 'Engine'."),
+        (
+            "releaseInstancesInsideFactory",
+            "releaseInstances() was called on a container while it was resolving 'Engine'."
+        ),
+        (
+            "resolverUsedAfterItsContainer",
+            "DependencyInjection: a Resolver was used after its container was deallocated."
+        ),
+    ])
+    func misuseTrapsWithAMessage(scenario: String, prefix: String) throws {
         let run = try TrapRun.run(scenario)
         #expect(run.trapped)
         let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
-        #expect(
-            message.hasPrefix("\(operation)() was called on a container while it was resolving 'Engine'."))
-    }
-
-    @Test func resolverKeptPastItsContainerTrapsWithAMessage() throws {
-        let run = try TrapRun.run("resolverUsedAfterItsContainer")
-        #expect(run.trapped)
-        let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
-        #expect(message.hasPrefix("DependencyInjection: a Resolver was used after its container was deallocated."))
+        #expect(message.hasPrefix(prefix))
     }
 
     /// Not a trap: `shared` before any container was bound to a task, which only a fresh process
@@ -153,12 +160,5 @@ struct TrapRun {
         let run = try TrapRun.run("sharedWithoutBindings")
         #expect(!run.trapped, "stderr: \(run.stderr)")
         #expect(run.stdout.contains("checks-passed"), "\(run.stdout)")
-    }
-
-    @Test func mainActorTrapSaysWhy() throws {
-        let message = try #require(try TrapRun.run("mainActorFactoryOffTheMainActor").trapMessage)
-        #expect(
-            message.hasPrefix(
-                "'ProfileModel' is made by a @MainActor factory and was resolved off the main actor."))
     }
 }

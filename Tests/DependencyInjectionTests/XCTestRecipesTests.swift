@@ -37,18 +37,28 @@ final class ResetInSetUpRecipeTests: XCTestCase {
         }
     }
 
+    /// What earlier tests of this class made: strong references, so no identity is ever reused.
+    nonisolated(unsafe) private static var madeByEarlierTests: [Payments] = []
+
+    /// Not part of the recipe: every test leaves a registration and a Shared instance behind, so
+    /// the tests below check `reset()` in `setUp` against what the test before them left.
+    override func tearDown() {
+        DIContainer.register(Shared(Engine.init))
+        Self.madeByEarlierTests.append(DIContainer.resolve(Payments.self))
+        super.tearDown()
+    }
+
     func testEachTestStartsWithoutWhatAnotherRegistered() {
         XCTAssertTrue(DIContainer.current === Self.container)
-        // Both tests register an Engine and leave it behind: reset() in setUp clears it.
-        XCTAssertNil(DIContainer.resolve(Engine?.self))
-        DIContainer.register(Shared(Engine.init))
-        XCTAssertNotNil(DIContainer.resolve(Engine?.self))
+        XCTAssertNil(DIContainer.resolve(Engine?.self), "an Engine registered by an earlier test survived setUp")
     }
 
     func testEachTestStartsWithoutWhatAnotherMade() {
-        XCTAssertNil(DIContainer.resolve(Engine?.self))
-        DIContainer.register(Shared(Engine.init))
-        XCTAssertTrue(DIContainer.resolve(Payments.self) is LivePayments)
+        let payments = DIContainer.resolve(Payments.self)
+        XCTAssertTrue(payments is LivePayments)
+        XCTAssertFalse(
+            Self.madeByEarlierTests.contains { $0 === payments },
+            "a Shared instance an earlier test made survived setUp")
     }
 
     func testAMockRegisteredByTheTestReplacesProduction() {

@@ -111,10 +111,16 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The full message: what happened, where, and how to fix it.
     public var description: String {
         var lines = [headline]
-        if path.count > 1 { lines.append("Resolution path: \(path.joined(separator: " -> "))") }
+        if path.count > 1 { lines.append("Resolution path: \(Self.abbreviated(path).joined(separator: " -> "))") }
         lines += details
         lines.append(hint)
         return lines.joined(separator: "\n")
+    }
+
+    /// A long path with its middle left out: the start and the end say where it went wrong.
+    private static func abbreviated(_ steps: [String]) -> [String] {
+        guard steps.count > 24 else { return steps }
+        return steps.prefix(10) + ["… \(steps.count - 20) more …"] + steps.suffix(10)
     }
 
     private var subject: String { "'\(typeName)'" + (name.map { " (name: \"\($0)\")" } ?? "") }
@@ -125,7 +131,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .missingRegistration:
             return "No registration for \(subject)."
         case .dependencyCycle(let cycle):
-            return "Dependency cycle: \(cycle.joined(separator: " -> "))."
+            return "Dependency cycle: \(Self.abbreviated(cycle).joined(separator: " -> "))."
         case .argumentMismatch(let expected, let received):
             return "Wrong arguments for \(subject): expected \(expected), received \(received)."
         case .aliasNotConforming(let implementation):
