@@ -481,6 +481,16 @@ private final class Outer {
     init(middle: Middle) { self.middle = middle }
 }
 
+/// Made by a parent's factory from the parent's `Graph` registration.
+private final class GenerationHolder {
+    let generation: Generation
+    init(generation: Generation) { self.generation = generation }
+}
+private struct GenerationPair {
+    let direct: Generation
+    let throughParentFactory: Generation
+}
+
 /// Keeps the resolver its factory received, to resolve later.
 private final class LateBinder {
     let resolve: Resolver
@@ -534,6 +544,30 @@ private final class LateBinder {
         #expect(fromChild.middle.inner.flavor.origin == "parent")
         #expect(child.resolve(Middle.self).inner.flavor.origin == "parent")
         #expect(DIContainer.current !== parent && DIContainer.current !== child)
+    }
+
+    @Test func parentGraphIsSharedByEverythingOneResolutionMakesThroughAChild() {
+        let parent = DIContainer()
+        let child = DIContainer(parent: parent)
+        let made = Guarded(0)
+        parent.register {
+            Graph { _ -> Generation in
+                made.increment()
+                return Generation(made.current)
+            }
+            New { resolve in GenerationHolder(generation: resolve()) }
+        }
+        child.register {
+            New { resolve in
+                GenerationPair(direct: resolve(), throughParentFactory: resolve(GenerationHolder.self).generation)
+            }
+        }
+        let first = child.resolve(GenerationPair.self)
+        #expect(first.direct === first.throughParentFactory)
+        let second = child.resolve(GenerationPair.self)
+        #expect(second.direct === second.throughParentFactory)
+        #expect(second.direct !== first.direct, "one instance per top-level resolution")
+        #expect(made.current == 2)
     }
 
     @Test func keptResolverWorksWhileItsContainerLivesAndDoesNotKeepItAlive() throws {

@@ -171,6 +171,43 @@ var safeCoreScenarios: [String: () -> Void] {
                 _ = chain(of: 1_000, throwing: false).resolve(Link.self, name: "0")
             }
         },
+        "unregisterInsideFactory": {
+            let box = DIContainer()
+            box.register {
+                Shared { _ -> Fresh in
+                    _ = DIContainer.unregister(Fresh.self)
+                    return Fresh()
+                }
+            }
+            announce(expected: nil)
+            _ = box.resolve(Fresh.self)
+        },
+        // The running container is refused even when the call comes from another container's
+        // factory further down the same resolution.
+        "resetOfARunningContainerFromAnotherContainersFactory": {
+            let outer = DIContainer()
+            let inner = DIContainer()
+            outer.register {
+                New { _ -> Fresh in
+                    _ = inner.resolve(LateBinder.self)
+                    return Fresh()
+                }
+            }
+            inner.register {
+                New { resolve -> LateBinder in
+                    outer.reset()
+                    return LateBinder(resolve: resolve)
+                }
+            }
+            announce(expected: nil)
+            _ = outer.resolve(Fresh.self)
+        },
+        "resetInsideOnResolve": {
+            let box = DIContainer()
+            box.register { Shared(Fresh()).onResolve { _, _ in box.reset() } }
+            announce(expected: nil)
+            _ = box.resolve(Fresh.self)
+        },
         "chainOf150OnASmallStack": {
             SmallStackThread.run {
                 let checks = Checks()
