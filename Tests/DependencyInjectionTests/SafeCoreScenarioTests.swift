@@ -624,6 +624,26 @@ private final class CycleEntrance {
         #expect(try box.tryResolve(Ticket.self, arguments: { () }).summary == "no arguments")
     }
 
+    @Test func labelledTupleArgumentIsAMismatchThatSaysWithoutLabels() throws {
+        let box = DIContainer()
+        box.register { New { (_, id: String, count: Int) in Ticket("\(id) x\(count)") } }
+        #expect(box.resolve(Ticket.self) { ("a", 1) }.summary == "a x1")
+
+        let error = try #require(
+            resolutionError { _ = try box.tryResolve(Ticket.self) { (id: "a", count: 1) } })
+        #expect(error.reason == .argumentMismatch(expected: "(String, Int)", received: "(id: String, count: Int)"))
+        #expect(error.description.contains("received (id: String, count: Int)"), "\(error)")
+        #expect(error.description.contains("without labels"), "\(error)")
+        #expect(error.description.contains("'Ticket'"), "\(error)")
+    }
+
+    @Test func labelledTupleArgumentsAreNotSilentlyDropped() {
+        let box = DIContainer()
+        box.register { New { _ in Ticket("no arguments") } }
+        let error = resolutionError { _ = try box.tryResolve(Ticket.self) { (id: "a", count: 1) } }
+        #expect(error?.reason == .argumentMismatch(expected: "no arguments", received: "(id: String, count: Int)"))
+    }
+
     @Test func newToNewCycleIsReportedWithItsPath() throws {
         let box = DIContainer()
         let made = Guarded(0)
