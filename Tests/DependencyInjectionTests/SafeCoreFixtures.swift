@@ -1,0 +1,57 @@
+import DependencyInjection
+import Foundation
+
+// Shared by the `SafeCore…` suites: regression scenarios for the core's transaction, release and
+// locking rules, found by adversarial testing of the previous core.
+
+/// A value that factories, `deinit`s and threads update, guarded by a lock of its own.
+final class Guarded<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+
+    var current: Value { withLock { $0 } }
+}
+
+extension Guarded where Value == Int {
+    func increment() { withLock { $0 += 1 } }
+}
+
+extension Guarded where Value == [String] {
+    func append(_ line: String) { withLock { $0.append(line) } }
+}
+
+/// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it; `nil` when it
+/// has not finished after `timeout` seconds (a hang), so the test fails instead of hanging.
+func onThread<Result>(
+    stackSize: Int? = nil, timeout: TimeInterval = 30, _ body: @escaping @Sendable () -> Result
+) -> Result? {
+    let result = Guarded<Result?>(nil)
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        let value = body()
+        result.withLock { $0 = value }
+        finished.signal()
+    }
+    if let stackSize { thread.stackSize = stackSize }
+    thread.start()
+    guard finished.wait(timeout: .now() + timeout) == .success else { return nil }
+    return result.current
+}
+
+/// The error `body` threw, as a ``ResolutionError``; `nil` when it threw nothing (or another error).
+func resolutionError(_ body: () throws -> Void) -> ResolutionError? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return error as? ResolutionError
+    }
+}

@@ -1,0 +1,57 @@
+import Testing
+
+// Scenarios of the `SafeCore…` regression tests that must end the process with a clear message,
+// never a crash without one: each runs in its own process (see `TrapRun`).
+
+@Suite(.timeLimit(.minutes(1))) struct SafeCoreTrapTests {
+    @Test(arguments: ["resolverUsedAfterItsContainer", "resolverKeptByAnInstanceAfterContainerIsGone"])
+    func resolverUsedAfterItsContainerIsGoneTrapsWithAMessage(scenario: String) throws {
+        let run = try TrapRun.run(scenario)
+        #expect(run.stdout.contains("trapping"), "the scenario failed before the call: \(run.stderr)")
+        #expect(run.trapped, "stdout: \(run.stdout)")
+        let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
+        #expect(message.hasPrefix("DependencyInjection: a Resolver was used after its container was deallocated."))
+    }
+
+    @Test(arguments: [
+        ("unregisterInsideFactory", "unregister() was called on a container while it was resolving 'Fresh'."),
+        (
+            "resetOfARunningContainerFromAnotherContainersFactory",
+            "reset() was called on a container while it was resolving 'Fresh'."
+        ),
+        ("resetInsideOnResolve", "reset() was called on a container while it was resolving 'Fresh'."),
+    ])
+    func mutatingARunningContainerTraps(scenario: String, expected: String) throws {
+        let run = try TrapRun.run(scenario)
+        #expect(run.stdout.contains("trapping"), "the scenario failed before the call: \(run.stderr)")
+        #expect(run.trapped, "stdout: \(run.stdout)")
+        let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
+        #expect(message.hasPrefix(expected), "\(message)")
+    }
+
+    @Test func deepChainOfPlainFactoriesOnASmallStackTrapsWithTheTooDeepMessage() throws {
+        let run = try TrapRun.run("deepChainOfPlainFactoriesOnASmallStack")
+        #expect(run.trapped, "stdout: \(run.stdout)")
+        let expected = try #require(run.expectedMessage, "no expected message (a stack overflow?): \(run.stdout)")
+        #expect(expected.hasPrefix("Resolving 'Link' (name: \"200\") took more than 200 nested steps."), "\(expected)")
+        let message = try #require(run.trapMessage, "no fatal error (a stack overflow?): \(run.stderr)")
+        #expect(message == expected)
+    }
+
+    /// Scenarios that must not trap, run in a process of their own because the failure they
+    /// guard against is a crash (a stack overflow, an exclusivity violation) that would end
+    /// the whole test run.
+    @Test(arguments: [
+        "chainOf150OnASmallStack",
+        "deepChainAndCycleOfThrowingFactoriesOnASmallStack",
+        "instanceWhoseEntryIsUnregisteredDuringTheResolution",
+        "instanceWhoseEntryIsReplacedDuringTheResolution",
+        "instanceWhoseContainerIsResetDuringTheResolution",
+    ])
+    func scenarioPassesItsChecksWithoutCrashing(scenario: String) throws {
+        let run = try TrapRun.run(scenario)
+        let output = run.trapMessage ?? String(run.stderr.prefix(1_000))
+        #expect(!run.trapped, "\(scenario) crashed: \(output.isEmpty ? "no message (a stack overflow?)" : output)")
+        #expect(run.stdout.contains("checks-passed"), "\(scenario): \(run.stdout)")
+    }
+}
