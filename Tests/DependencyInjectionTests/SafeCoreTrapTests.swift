@@ -33,9 +33,13 @@ import Testing
         let run = try TrapRun.run("deepChainOfPlainFactoriesOnASmallStack")
         #expect(run.trapped, "stdout: \(run.stdout)")
         let expected = try #require(run.expectedMessage, "no expected message (a stack overflow?): \(run.stdout)")
-        #expect(expected.hasPrefix("Resolving 'Link' (name: \"200\") took more than 200 nested steps."), "\(expected)")
+        #expect(expected.hasPrefix("Resolving 'Link' (name: "), "\(expected)")
+        #expect(expected.contains("nested steps, more than this thread's stack allows."), "\(expected)")
+        // The plain chain takes another amount of stack per step than the throwing one, so it
+        // stops at another depth, with the same message otherwise.
         let message = try #require(run.trapMessage, "no fatal error (a stack overflow?): \(run.stderr)")
-        #expect(message == expected)
+        #expect(message.hasPrefix("Resolving 'Link' (name: "), "\(message)")
+        #expect(message.contains("nested steps, more than this thread's stack allows."), "\(message)")
     }
 
     /// Scenarios that must not trap, run in a process of their own because the failure they

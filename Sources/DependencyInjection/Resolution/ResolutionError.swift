@@ -194,9 +194,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             if expected == "no arguments" {
                 return "To fix, resolve it without arguments: DIContainer.resolve(\(typeName).self)."
             }
-            let labels = received.contains(":") ? ", without labels" : ""
-            return "To fix, pass arguments of the registered types \(expected)\(labels): "
-                + "DIContainer.resolve(\(typeName).self) { … }."
+            let labels =
+                received == "no arguments"
+                ? " An arguments closure that returns a labelled tuple, { (id: …, count: …) }, returns nothing "
+                    + "(Swift warns that the tuple is unused): drop the labels." : ""
+            return "To fix, pass arguments of the registered types \(expected): "
+                + "DIContainer.resolve(\(typeName).self) { … }.\(labels)"
         case .aliasNotConforming(let implementation):
             return "To fix, make '\(implementation)' conform to '\(typeName)', or remove '\(typeName).self' from `as:`."
         case .optionalRegistration:
