@@ -126,3 +126,29 @@ struct SuiteInstanceTests {
         #expect(checkout.payments is MockPayments)
     }
 }
+
+/// A container of one's own, copied for each test case by `.dependencies(on:)`.
+let traitBox: DIContainer = {
+    let box = DIContainer()
+    box.register { Shared(LivePayments() as Payments) }
+    return box
+}()
+
+@Suite(.timeLimit(.minutes(1)))
+struct ContainerOfYourOwnTraitTests {
+    @Test(.dependencies(on: traitBox))
+    func eachCaseGetsACopyOfTheContainer() throws {
+        #expect(DIContainer.current !== traitBox)
+        #expect(try DIContainer.tryResolve(Payments.self) is LivePayments)
+        // The copy has its own instances and keeps what the test registers to itself.
+        #expect(try DIContainer.tryResolve(Payments.self) !== (try traitBox.tryResolve(Payments.self)))
+        DIContainer.register(Shared(Engine.init))
+        #expect((try? traitBox.tryResolve(Engine.self)) == nil)
+    }
+
+    @Test(.dependencies(on: traitBox) { Shared(MockPayments() as Payments) })
+    func overridesApplyToTheCopyOnly() throws {
+        #expect(try DIContainer.tryResolve(Payments.self) is MockPayments)
+        #expect(try traitBox.tryResolve(Payments.self) is LivePayments)
+    }
+}

@@ -28,9 +28,12 @@ import Testing
 /// of its own. A registration error in it (for example an alias the instance does not
 /// conform to) is recorded as a test failure instead of ending the test process.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The container each test case gets a copy of; `nil`: ``DIContainer/current``.
+    private let source: DIContainer?
     private let overrides: @Sendable () -> Module
 
-    init(overrides: @escaping @Sendable () -> Module) {
+    init(source: DIContainer? = nil, overrides: @escaping @Sendable () -> Module) {
+        self.source = source
         self.overrides = overrides
     }
 
@@ -47,7 +50,7 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await DIContainer.withOverrides {
+        try await (source ?? DIContainer.current).withOverrides {
         } operation: {
             // Registering inside the copy (rather than as withOverrides' overrides, which trap on
             // error) turns a bad override into a thrown error: a failed test, not a crashed run.
@@ -82,5 +85,26 @@ extension Trait where Self == DependenciesTrait {
         @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
     ) -> Self {
         DependenciesTrait(overrides: overrides)
+    }
+
+    /// Runs each test case with an isolated copy of `container` (its registrations, fresh
+    /// instances) bound as `DIContainer.current`.
+    ///
+    ///     let box = DIContainer()
+    ///     @Test(.dependencies(on: box))
+    ///     func usesBox() { … }
+    public static func dependencies(on container: DIContainer) -> Self {
+        DependenciesTrait(source: container) { Module {} }
+    }
+
+    /// Runs each test case with an isolated copy of `container` plus `overrides`, bound as
+    /// `DIContainer.current`.
+    ///
+    ///     @Test(.dependencies(on: box) { New(MockPayments() as Payments) })
+    ///     func paysWithMock() { … }
+    public static func dependencies(
+        on container: DIContainer, @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
+    ) -> Self {
+        DependenciesTrait(source: container, overrides: overrides)
     }
 }
