@@ -89,6 +89,7 @@ func threaded(
 }
 
 let benchmarks: @Sendable () -> Void = {
+    keepFreedMemory()
     // In a child started by an app-launch benchmark, nothing below runs.
     AppLaunch.runIfChild()
 
@@ -349,7 +350,7 @@ func registrationWorkloads<Container: AnyObject>(
     // the start); what is timed is everything the container makes for each type.
     Benchmark(
         "Cold registration of first-time types",
-        configuration: configuration(implementation, maxIterations: 60, maxDuration: .seconds(2))
+        configuration: configuration(implementation, maxIterations: 20, maxDuration: .seconds(2))
     ) { (benchmark: Benchmark, fixture: Fixture) in
         fixture.containers = []
         fixture.types = fixture.fresh.take(1_000)

@@ -95,9 +95,9 @@ func distinctTypes(_ count: Int) -> [any DistinctType] {
     return types
 }
 
-/// Hands out types never seen before in this process: number `n` is the path of depth 24 spelled
+/// Hands out types never seen before in this process: number `n` is the path of depth 15 spelled
 /// by `n`'s bits (a family apart from `distinctTypes`' depth 16), so no number, and no type, comes
-/// twice. Building one instantiates its path's enum metadata and `DistinctLeaf<Path>`, and
+/// twice; 32,768 in all. Building one instantiates its path's enum metadata and `DistinctLeaf<Path>`, and
 /// `makeServiceMetadata()` makes `Leaf<Path>`'s; nothing a container makes for the type exists yet.
 final class FreshTypes {
     private var next = 0
@@ -108,8 +108,8 @@ final class FreshTypes {
             return bits & 1 == 0
                 ? build(B0<Path>.self, bits >> 1, depth - 1) : build(B1<Path>.self, bits >> 1, depth - 1)
         }
-        precondition(next + count <= 1 << 24, "out of fresh types")
-        let types = (next..<next + count).map { build(End.self, $0, 24) }
+        precondition(next + count <= 1 << 15, "out of fresh types")
+        let types = (next..<next + count).map { build(End.self, $0, 15) }
         next += count
         for type in types { type.makeServiceMetadata() }
         return types

@@ -9,6 +9,25 @@
 /// The number of cores online.
 let coresOnline = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
 
+/// glibc: the allocator keeps memory it was given back (`mallopt` with `M_TRIM_THRESHOLD` and
+/// `M_MMAP_THRESHOLD` raised), in every benchmark's process alike. The registration workloads
+/// grow containers to megabytes; left to return freed memory to the system, glibc made them measure
+/// page faults on fresh memory instead, which varied from run to run by up to 2x. (`mallopt` is
+/// not in Swift's Glibc module, so it is looked up by name.)
+@discardableResult
+func keepFreedMemory() -> Bool {
+    #if canImport(Glibc)
+        guard let symbol = dlsym(nil, "mallopt") else { return false }
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD
+        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
+        return mallopt(trimThreshold, 1 << 30) == 1 && mallopt(mmapThreshold, 64 << 20) == 1
+    #else
+        return false
+    #endif
+}
+
 /// Threads that wait at a gate until `startAndWait()` opens it, then run `body(thread)`.
 final class StartedThreads: @unchecked Sendable {
     private let gate: UnsafeMutablePointer<pthread_rwlock_t>
