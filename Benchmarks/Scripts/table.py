@@ -5,6 +5,7 @@ and targets (markdown), as Benchmarks/README.md shows it.
     python3 Benchmarks/Scripts/table.py            # full run (a few minutes after the build)
     python3 Benchmarks/Scripts/table.py --quick    # smoke run (CI): a few iterations, numbers are noise
     python3 Benchmarks/Scripts/table.py --from FILE.jmh.json   # only the table, from an earlier export
+    python3 Benchmarks/Scripts/table.py --from RUN1.jmh.json RUN2.jmh.json   # and the targets side by side
 
 It runs, from the Benchmarks package:
 
@@ -267,12 +268,16 @@ def machine():
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a smoke run: a few iterations, numbers are noise")
-    parser.add_argument("--from", dest="source", help="read this JMH export instead of running the benchmarks")
+    parser.add_argument("--from", dest="sources", nargs="+", metavar="FILE",
+                        help="read these JMH exports instead of running the benchmarks")
     parser.add_argument("--save", help="also copy the JMH export to this file")
     arguments = parser.parse_args()
 
+    if arguments.sources and len(arguments.sources) > 1:
+        compare(arguments.sources)
+        return
     before = machine()
-    path = arguments.source or run_benchmarks(arguments.quick)
+    path = arguments.sources[0] if arguments.sources else run_benchmarks(arguments.quick)
     if arguments.save:
         shutil.copyfile(path, arguments.save)
     results = load(path)
@@ -281,6 +286,10 @@ def main():
 
     print(f"Machine: {before}" + ("; QUICK (smoke) run, numbers are noise" if arguments.quick else ""))
     print()
+    report(results)
+
+
+def report(results):
     print("\n".join(table(results)))
     print()
     print("\n".join(scaling_table(results)))
@@ -295,6 +304,25 @@ def main():
     print("|---|---|---:|---|")
     for description, needs, value, met in checks:
         print(f"| {description} | {needs} | {value} | {'MET' if met else 'NOT MET'} |")
+
+
+def compare(paths):
+    """Each run's table, then every target's value and status in each run, side by side."""
+    runs = [load(path) for path in paths]
+    for number, results in enumerate(runs, 1):
+        print(f"### Run {number}")
+        print()
+        report(results)
+        print()
+    checks = [targets(results) for results in runs]
+    print("| Target | needs | " + " | ".join(f"run {n}" for n in range(1, len(runs) + 1)) + " |")
+    print("|---|---|" + "---:|" * len(runs))
+    for index, (description, needs, _, _) in enumerate(checks[0]):
+        cells = []
+        for run in checks:
+            _, _, value, met = run[index]
+            cells.append(f"{value} {'MET' if met else 'NOT MET'}")
+        print(f"| {description} | {needs} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
