@@ -281,8 +281,9 @@ def main():
     if arguments.save:
         shutil.copyfile(path, arguments.save)
     results = load(path)
-    if not results:
-        sys.exit(f"no benchmark results in {path}")
+    missing = [base for base, *_ in WORKLOADS if not any(key[0] == base for key in results)]
+    if missing:  # a benchmark that crashed or was renamed: the smoke run must notice
+        sys.exit(f"no results in {path} for: " + "; ".join(missing))
 
     print(f"Machine: {before}" + ("; QUICK (smoke) run, numbers are noise" if arguments.quick else ""))
     print()
