@@ -54,3 +54,19 @@ final class Pair: Sendable {
         self.name = name
     }
 }
+
+/// Made anew for each `New` resolve of the scaling workload; its initializer does a little work
+/// (a 64-step FNV-1a hash, about 100 ns) so that several threads have something to do besides
+/// taking the container's lock. The seed is read at run time, so the hash cannot be folded away.
+final class Worker: Sendable {
+    static let seed = UInt64(truncatingIfNeeded: ObjectIdentifier(Worker.self).hashValue)
+    let checksum: UInt64
+
+    init() {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325 ^ Worker.seed
+        for step in 0..<64 as Range<UInt64> {
+            hash = (hash ^ step) &* 0x0000_0100_0000_01b3
+        }
+        checksum = hash
+    }
+}

@@ -86,6 +86,10 @@ final class HandWiredContainer: @unchecked Sendable {
     func makePair(id: Int, name: String) -> Pair {
         locked { Pair(id: id, name: name) }
     }
+
+    func makeWorker() -> Worker {
+        locked { Worker() }
+    }
 }
 
 /// The process-wide hand-wired container, as the static `DIContainer` API is process-wide.
@@ -114,4 +118,50 @@ final class ClosureDictionary: @unchecked Sendable {
     }
 
     var count: Int { factories.count }
+}
+
+/// The floor for resolving many distinct types through generic code: a hand-written registry, a
+/// mutex-guarded `[ObjectIdentifier: Entry]` whose entries make their instance once, read with
+/// `as!`. (A hand-wired container cannot have 10,000 accessors; this is the least a type-keyed
+/// lookup does.)
+final class TypeKeyedRegistry: @unchecked Sendable {
+    private final class Entry {
+        let make: () -> AnyObject
+        var instance: AnyObject?
+        init(_ make: @escaping () -> AnyObject) { self.make = make }
+    }
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Guarded by `mutex`.
+    private var entries: [ObjectIdentifier: Entry] = [:]
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func register<T: AnyObject>(_ type: T.Type, _ make: @escaping () -> T) {
+        pthread_mutex_lock(mutex)
+        entries[ObjectIdentifier(type)] = Entry(make)
+        pthread_mutex_unlock(mutex)
+    }
+
+    func resolve<T: AnyObject>(_ type: T.Type) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        let entry = entries[ObjectIdentifier(type)]!
+        if let instance = entry.instance { return instance as! T }
+        let made = entry.make()
+        entry.instance = made
+        return made as! T
+    }
 }
