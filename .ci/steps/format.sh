@@ -3,5 +3,5 @@
 # (fix locally with: swift format -i -r Sources Tests Benchmarks/Sources .ci/contract-check .ci/consumer).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift format lint --strict -r Sources Tests Benchmarks/Sources .ci/contract-check .ci/consumer
+swift format lint --strict -r Sources Tests Benchmarks/Sources Benchmarks/Benchmarks .ci/contract-check .ci/consumer
 echo "swift format: clean"
