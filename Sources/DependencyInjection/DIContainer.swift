@@ -193,7 +193,7 @@ extension DIContainer {
             guard let before else { return replaced }
             do throws(ResolutionError) {
                 try withResolutionScope { () throws(ResolutionError) in
-                    for entry in eager { try probe(entry.key) }
+                    for entry in eager { _ = try provideValue(entry.key) }
                 }
             } catch {
                 (slots, installedCount) = before

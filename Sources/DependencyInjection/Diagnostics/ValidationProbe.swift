@@ -39,7 +39,7 @@ final class ValidationProbe: @unchecked Sendable {
                 Resolution.state.probe = self
                 defer { Resolution.state.probe = nil }
                 do throws(ResolutionError) {
-                    try container.withResolutionScope { () throws(ResolutionError) in try container.probe(key) }
+                    _ = try container.withResolutionScope { () throws(ResolutionError) in try container.provideValue(key) }
                     outcomes.append(.resolved)
                 } catch {
                     outcomes.append(.failed(error))

@@ -27,30 +27,12 @@ extension DIContainer {
         _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> T {
         let key = Key(T.self, name: name)
-        while true {
-            switch try Resolution.lock.withLock({ () throws(ResolutionError) in try nextAsyncStep(key) }) {
-            case .resolve:
-                return try tryResolve(type, name: name)
-            case .resolveOnMainActor:
-                // Made on the main actor, and handed back like a freshly made value.
-                let handoff = try await MainActor.run { Handoff(try self.tryResolve(type, name: name)) }
-                return handoff.value
-            case .resolveOn(let actor):
-                let handoff = try await Self.onActor(actor) { Handoff(try self.resolveIsolated(to: actor, key) as T) }
-                return handoff.value
-            case .wait(let making):
-                await making.wait()
-            case .make(let owner, let slot, let make):
-                let value = try await owner.runAsyncFactory(slot.entry, requested: key, make)
-                // Every value of a slot of `T` is a `Box<T>`, an alias's once converted.
-                guard let box = slot.alias.map({ $0.convert(value) }) ?? value, let made = box as? Box<T> else {
-                    throw Resolution.lock.withLock {
-                        error(.aliasNotConforming(implementation: TypeName.of(slot.entry.spec.type)), for: key)
-                    }
-                }
-                return made.value
-            }
+        guard let value = try await provideAsync(key) else { return try tryResolve(type, name: name) }
+        // Every value of a slot of `T` is a `Box<T>`.
+        guard let box = value as? Box<T> else {
+            throw Resolution.lock.withLock { error(.aliasNotConforming(implementation: "?"), for: key) }
         }
+        return box.value
     }
 
     /// Makes every async, eager and actor-isolated `Shared` registration here and in the
@@ -61,41 +43,43 @@ extension DIContainer {
             var container: DIContainer? = self
             while let candidate = container {
                 candidate.bootstrapIfNeeded()
-                for (key, slot) in candidate.slots where !slot.isAlias && slot.entry.needsPreparing {
-                    keys.append(key)
-                }
+                keys += candidate.slots.filter { !$0.value.isAlias && $0.value.entry.needsPreparing }.map(\.key)
                 container = candidate.parent
             }
             return keys
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for key in keys {
-                group.addTask { try await self.prepare(key) }
+                group.addTask {
+                    guard try await self.provideAsync(key) == nil else { return }
+                    try Resolution.lock.withLock { () throws(ResolutionError) in
+                        _ = try self.withResolutionScope { () throws(ResolutionError) in try self.provideValue(key) }
+                    }
+                }
             }
             try await group.waitForAll()
         }
     }
 
-    private func prepare(_ key: Key) async throws {
+    /// The value of `key` (a `Box`) once an async factory or an actor made it; `nil` when a
+    /// synchronous resolve here provides it.
+    private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> Any? {
         while true {
             switch try Resolution.lock.withLock({ () throws(ResolutionError) in try nextAsyncStep(key) }) {
             case .resolve:
-                return try Resolution.lock.withLock { () throws(ResolutionError) in
-                    try withResolutionScope { () throws(ResolutionError) in try probe(key) }
-                }
+                return nil
             case .resolveOnMainActor:
-                return try await MainActor.run {
-                    try Resolution.lock.withLock { () throws(ResolutionError) in
-                        try self.withResolutionScope { () throws(ResolutionError) in try self.probe(key) }
-                    }
-                }
+                // Made on the main actor, and handed back like a freshly made value.
+                let made: Handoff<Any> = try await MainActor.run { Handoff(try self.resolveIsolated(to: MainActor.shared, key)) }
+                return made.value
             case .resolveOn(let actor):
-                return try await Self.onActor(actor) { _ = try self.resolveIsolated(to: actor, key) as Any }
+                let made: Handoff<Any> = try await Self.onActor(actor) { Handoff(try self.resolveIsolated(to: actor, key)) }
+                return made.value
             case .wait(let making):
                 await making.wait()
             case .make(let owner, let slot, let make):
-                _ = try await owner.runAsyncFactory(slot.entry, requested: key, make)
-                return
+                let value = try await owner.runAsyncFactory(slot.entry, requested: key, make)
+                return slot.alias.map { $0.convert(value) as Any } ?? value
             }
         }
     }
@@ -123,14 +107,14 @@ extension DIContainer {
         try body()
     }
 
-    /// Resolves `key` synchronously on `actor`, which a synchronous factory of it needs.
-    private func resolveIsolated<T>(to actor: any Actor, _ key: Key) throws -> T {
-        try Resolution.lock.withLock { () throws(ResolutionError) -> T in
+    /// Provides `key` synchronously on `actor`, which its synchronous factory needs.
+    private func resolveIsolated(to actor: any Actor, _ key: Key) throws -> Any {
+        try Resolution.lock.withLock { () throws(ResolutionError) -> Any in
             let state = Resolution.state
             let previous = state.runningActor
             state.runningActor = actor
             defer { state.runningActor = previous }
-            return try resolveLocked(key, .none)
+            return try withResolutionScope { () throws(ResolutionError) in try provideValue(key) }
         }
     }
 

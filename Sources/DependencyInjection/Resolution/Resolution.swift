@@ -132,11 +132,11 @@ extension DIContainer {
         throw missing(key)
     }
 
-    /// Provides `key` once without arguments and drops the value: for `eager()` and
-    /// `validate()`. Call inside a resolution scope.
-    func probe(_ key: Key) throws(ResolutionError) {
+    /// The value (a `Box`) of `key`, without arguments: for `eager()`, `validate()` and the
+    /// async API. Call inside a resolution scope.
+    func provideValue(_ key: Key) throws(ResolutionError) -> Any {
         guard let (owner, slot) = lookup(key) else { throw missing(key) }
-        _ = try owner.provide(slot, requested: key, .none)
+        return try owner.provide(slot, requested: key, .none)
     }
 
     /// The slot for `key` in this container or the nearest ancestor that has one.
