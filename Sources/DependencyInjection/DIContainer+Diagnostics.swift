@@ -29,8 +29,7 @@ extension DIContainer {
                 fatalError("DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
             }
             bootstrapIfNeeded()
-            let aliasSlots = aliasSlotsByEntry()
-            return rootEntries.map { ($0, aliasSlots[ObjectIdentifier($0)] ?? []) }
+            return rootEntries.map { ($0, aliasKeys(of: $0)) }
         }
         var problems: [ValidationReport.Problem] = []
         var unchecked: [ValidationReport.Unchecked] = []
@@ -80,10 +79,7 @@ extension DIContainer {
     /// An alias that was registered again elsewhere is listed with the registration that
     /// serves it now.
     public var registrations: Registrations {
-        Resolution.lock.withLock {
-            let aliasSlots = aliasSlotsByEntry()
-            return Registrations(rootEntries.map { $0.spec.info(servedAliases: aliasSlots[ObjectIdentifier($0)] ?? []) })
-        }
+        Resolution.lock.withLock { Registrations(rootEntries.map { $0.spec.info(servedAliases: aliasKeys(of: $0)) }) }
     }
 
     /// Graphviz DOT text of who depends on whom: a node per registration (type, name,
@@ -97,7 +93,6 @@ extension DIContainer {
     /// is not registered is drawn dashed.
     public func dependencyGraph() -> String {
         Resolution.lock.withLock {
-            let aliasSlots = aliasSlotsByEntry()
             var ids: [ObjectIdentifier: String] = [:]
             var lines = [
                 "digraph DependencyInjection {",
@@ -109,10 +104,10 @@ extension DIContainer {
                 let id = "n\(ids.count + 1)"
                 ids[ObjectIdentifier(entry)] = id
                 var label = [entry.key.displayName, "\(entry.lifetime)"]
-                let aliases = (aliasSlots[ObjectIdentifier(entry)] ?? []).map(\.typeName)
+                let aliases = aliasKeys(of: entry).map(\.typeName)
                 if !aliases.isEmpty { label.append("as " + aliases.joined(separator: ", ")) }
                 if external { label.append("(parent container)") }
-                lines.append("    \(id) [label=\(Self.dotString(label.joined(separator: "\n")))];")
+                lines.append("    \(id) [label=\(label.joined(separator: "\n").debugDescription)];")
                 return id
             }
             let roots = rootEntries
@@ -129,7 +124,7 @@ extension DIContainer {
                     } else {
                         to = "m\(missing.count + 1)"
                         missing[dependency] = to
-                        let label = Self.dotString(dependency.displayName + "\nnot registered")
+                        let label = (dependency.displayName + "\nnot registered").debugDescription
                         lines.append("    \(to) [label=\(label), style=\"rounded,dashed\"];")
                     }
                     lines.append("    \(from) -> \(to);")
@@ -149,19 +144,10 @@ extension DIContainer {
             .sorted { $0.sequence < $1.sequence }
     }
 
-    /// For each entry, the alias slots (not its own) it serves in this container, in the order
-    /// its aliases were registered. Lock held.
-    private func aliasSlotsByEntry() -> [ObjectIdentifier: [Key]] {
-        var served: [ObjectIdentifier: (entry: Entry, keys: [Key])] = [:]
-        for slot in slots.values {
-            guard let alias = slot.alias else { continue }
-            served[ObjectIdentifier(slot.entry), default: (slot.entry, [])].keys.append(
-                Key(alias.type, name: slot.entry.spec.name))
-        }
-        return served.mapValues { entry, keys in
-            let order = entry.spec.aliases.map { ObjectIdentifier($0.type) }
-            return keys.sorted { (order.firstIndex(of: $0.typeID) ?? 0) < (order.firstIndex(of: $1.typeID) ?? 0) }
-        }
+    /// The alias slots (not its own) `entry` serves in this container, in the order its aliases
+    /// were registered. Lock held.
+    private func aliasKeys(of entry: Entry) -> [Key] {
+        entry.spec.aliases.map { Key($0.type, name: entry.spec.name) }.filter { $0 != entry.key && slots[$0]?.entry === entry }
     }
 
     /// Copies the edges a probe recorded in the copies back to the source entries.
@@ -173,19 +159,6 @@ extension DIContainer {
                 }
             }
         }
-    }
-
-    static func dotString(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
-            }
-        }
-        return "\"\(escaped)\""
     }
 }
 

@@ -36,22 +36,11 @@ enum Conformance {
             || mangled.hasSuffix("XP")
     }
 
-    /// Whether `type` is a function type (`(A) -> B`, `@Sendable () async -> C`, …).
+    /// Whether `type` is a function type (`(A) -> B`, `@Sendable () async -> C`, …): mangled
+    /// function types end in `c` (a composition with a superclass ends in `Xc`).
     static func isFunction(_ type: any Any.Type) -> Bool {
-        // `String(describing:)` spells every function type with its arrow, and no other type's
-        // name has one outside generic arguments, which come in angle brackets.
-        var depth = 0
-        var previous: Character = " "
-        for character in TypeName.of(type) {
-            switch character {
-            case "<": depth += 1
-            case ">" where previous == "-": if depth == 0 { return true }
-            case ">": depth -= 1
-            default: break
-            }
-            previous = character
-        }
-        return false
+        guard let mangled = _mangledTypeName(type) else { return false }
+        return mangled.hasSuffix("c") && !mangled.hasSuffix("Xc")
     }
 
     /// Whether `type` is a class.

@@ -41,9 +41,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
-        self.init(
-            Factory(isolation: .init(isolation), .sync { _, _ in Box(value: make()) }), aliases: repeat each aliases,
-            fileID: fileID, line: line)
+        self.init({ _ in make() }, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -77,10 +75,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping (First, repeat each Rest) -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
-        let factory = Factory(isolation: .init(isolation), .sync { resolver, _ in
-            Box(value: make(try resolver.tryResolve(First.self), repeat try resolver.tryResolve((each Rest).self)))
-        })
-        self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line)
+        self.init(
+            { resolve in make(try resolve.tryResolve(First.self), repeat try resolve.tryResolve((each Rest).self)) },
+            as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
     }
 
     /// Registers a factory that takes arguments, supplied at resolution.
@@ -95,7 +92,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line,
         isolation: isolated (any Actor)? = #isolation
     ) {
-        self.init(argumentsFactory(isolation: .init(isolation), make), aliases: repeat each aliases, fileID: fileID, line: line)
+        self.init(
+            argumentsFactory(isolation: .init(isolation), make), aliases: repeat each aliases, fileID: fileID,
+            line: line)
     }
 
     // MARK: Main actor
@@ -113,8 +112,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            Factory(isolation: .mainActor, .sync { _, _ in try onMainActor { Box(value: try make()) } }),
-            aliases: repeat each aliases, fileID: fileID, line: line)
+            { @MainActor (_: Resolver) throws(Failure) in try make() }, as: repeat each aliases, fileID: fileID,
+            line: line)
     }
 
     /// Registers a `@MainActor` closure that resolves the value's own dependencies.
@@ -133,12 +132,10 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping @MainActor (First, repeat each Rest) throws(Failure) -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) {
-        let factory = Factory(isolation: .mainActor, .sync { resolver, _ in
-            try onMainActor {
-                Box(value: try make(try resolver.tryResolve(First.self), repeat try resolver.tryResolve((each Rest).self)))
-            }
-        })
-        self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line)
+        let autowired: @MainActor (Resolver) throws -> Value = { resolve in
+            try make(try resolve.tryResolve(First.self), repeat try resolve.tryResolve((each Rest).self))
+        }
+        self.init(autowired, as: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers a `@MainActor` factory that takes arguments.
@@ -162,20 +159,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @Sendable @escaping @isolated(any) () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        let isolation = Factory.Isolation(make.isolation)
         self.init(
-            Factory(isolation: isolation, .async { _ in Box(value: await make()) }), aliases: repeat each aliases,
-            fileID: fileID, line: line)
-    }
-
-    /// Registers a closure isolated to a global actor that resolves the value's own dependencies.
-    public init<each Alias>(
-        _ make: @Sendable @escaping @isolated(any) (Resolver) -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line
-    ) where Value: Sendable {
-        let isolation = Factory.Isolation(make.isolation)
-        self.init(
-            Factory(isolation: isolation, .async { resolver in Box(value: await make(resolver)) }),
+            Factory(isolation: .init(make.isolation), .async { _ in Box(value: await make()) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
@@ -188,12 +173,12 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// after that, the synchronous `resolve` and the property wrappers return it. If the factory
     /// throws (or is cancelled), nothing is kept, and the next async resolve tries again.
     public init<each Alias>(
-        _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value, as aliases: repeat (each Alias).Type,
+        _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
+        as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        let isolation = Factory.Isolation(make.isolation)
         self.init(
-            Factory(isolation: isolation, .async { resolver in Box(value: try await make(resolver)) }),
+            Factory(isolation: .init(make.isolation), .async { resolver in Box(value: try await make(resolver)) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
@@ -285,28 +270,32 @@ extension Registration where Scope == SharedLifetime {
 private func argumentsFactory<Value, each Argument>(
     isolation: Factory.Isolation, _ make: @escaping (Resolver, repeat each Argument) throws -> Value
 ) -> Factory {
-    Factory(argumentType: (repeat each Argument).self, isolation: isolation, .sync { resolver, values in
-        // The resolution path checked that the tuple is of `argumentType`.
-        guard let arguments = values as? (repeat each Argument) else {
-            preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
-        }
-        return Box(value: try make(resolver, repeat each arguments))
-    })
+    Factory(
+        argumentType: (repeat each Argument).self, isolation: isolation,
+        .sync { resolver, values in
+            // The resolution path checked that the tuple is of `argumentType`.
+            guard let arguments = values as? (repeat each Argument) else {
+                preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
+            }
+            return Box(value: try make(resolver, repeat each arguments))
+        })
 }
 
 /// The factory of a `@MainActor` registration that takes arguments.
 private func mainActorArgumentsFactory<Value, Failure: Error, each Argument>(
     _ make: @escaping @MainActor (Resolver, repeat each Argument) throws(Failure) -> Value
 ) -> Factory {
-    Factory(argumentType: (repeat each Argument).self, isolation: .mainActor, .sync { resolver, values in
-        // The resolution path checked that the tuple is of `argumentType`.
-        guard let arguments = values as? (repeat each Argument) else {
-            preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
-        }
-        return try onMainActor(arguments) { (arguments: (repeat each Argument)) throws -> Box<Value> in
-            Box(value: try make(resolver, repeat each arguments))
-        }
-    })
+    Factory(
+        argumentType: (repeat each Argument).self, isolation: .mainActor,
+        .sync { resolver, values in
+            // The resolution path checked that the tuple is of `argumentType`.
+            guard let arguments = values as? (repeat each Argument) else {
+                preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
+            }
+            return try onMainActor(arguments) { (arguments: (repeat each Argument)) throws -> Box<Value> in
+                Box(value: try make(resolver, repeat each arguments))
+            }
+        })
 }
 
 /// Runs `body` on the main actor, which the resolution path checked this code runs on.
@@ -318,7 +307,9 @@ private func onMainActor<Value>(_ body: @MainActor () throws -> Value) throws ->
 private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input) throws -> Value) throws -> Value {
     let handoff = Handoff<Input, Value>(input)
     try MainActor.assumeIsolated { handoff.output = try body(handoff.input) }
-    guard let output = handoff.output else { preconditionFailure("DependencyInjection: a main-actor factory made nothing.") }
+    guard let output = handoff.output else {
+        preconditionFailure("DependencyInjection: a main-actor factory made nothing.")
+    }
     return output
 }
 
@@ -353,7 +344,7 @@ struct RegistrationSpec {
 
     /// What makes the registration invalid, checked before anything is installed.
     func problem() -> ResolutionError? {
-        if _isOptionalType(type) {
+        if isOptional(type) {
             return ResolutionError(reason: .optionalRegistration, key: key)
         }
         for alias in aliases where Conformance.isSubtype(type, of: alias.type) == false {
@@ -365,7 +356,7 @@ struct RegistrationSpec {
 }
 
 /// `_isOptional` for a type held as a value.
-func _isOptionalType(_ type: any Any.Type) -> Bool {
+private func isOptional(_ type: any Any.Type) -> Bool {
     func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }
     return _openExistential(type, do: check)
 }

@@ -43,76 +43,63 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case argumentInferredAsMetatype(String)
     }
 
-    /// One reference to what the error says: a failing resolution passes it up through every
-    /// step, so it is kept small on the stack.
-    private final class Storage: Sendable {
-        let reason: Reason
-        let key: (typeName: String, name: String?)
-        let path: [String]
-        let underlyingError: (any Error)?
-        let conformingTypes: [String]
-        let similarTypes: [String]
-        let registeredNames: [String]
-        let suggestion: String
-        let containerSpelling: String
-        let madeByParent: String?
+    /// What the error says.
+    struct Details: Sendable {
+        var reason: Reason
+        var key: Key
+        var path: [String] = []
+        var underlyingError: (any Error)?
+        var conformingTypes: [String] = []
+        var similarTypes: [String] = []
+        var registeredNames: [String] = []
+        /// The registration to suggest, e.g. `Shared(Dog.init)`, for a missing registration.
+        var suggestion = ""
+        /// How to reach the container to register in: `DIContainer` (static API) or `container`.
+        var containerSpelling = "DIContainer"
+        /// For a dependency a parent looked for while making a service asked of a child: that service.
+        var madeByParent: String?
+    }
 
-        init(
-            reason: Reason, key: Key, path: [String], underlyingError: (any Error)?, conformingTypes: [String],
-            similarTypes: [String], registeredNames: [String], suggestion: String, containerSpelling: String,
-            madeByParent: String?
-        ) {
-            self.reason = reason
-            self.key = (key.typeName, key.name)
-            self.path = path
-            self.underlyingError = underlyingError
-            self.conformingTypes = conformingTypes
-            self.similarTypes = similarTypes
-            self.registeredNames = registeredNames
-            self.suggestion = suggestion
-            self.containerSpelling = containerSpelling
-            self.madeByParent = madeByParent
-        }
+    /// Behind one reference: a failing resolution passes the error up through every step, so
+    /// it is kept small on the stack.
+    private final class Storage: Sendable {
+        let details: Details
+        init(_ details: Details) { self.details = details }
     }
 
     private let storage: Storage
+    private var details: Details { storage.details }
 
     /// What went wrong.
-    public var reason: Reason { storage.reason }
+    public var reason: Reason { details.reason }
     /// The type that was requested (or registered), as written in source.
-    public var typeName: String { storage.key.typeName }
+    public var typeName: String { details.key.typeName }
     /// The name that was requested, if any.
-    public var name: String? { storage.key.name }
+    public var name: String? { details.key.name }
     /// The resolutions that led here, outermost first, ending with the failing one.
-    public var path: [String] { storage.path }
+    public var path: [String] { details.path }
     /// The error a factory threw, for ``Reason/factoryFailed``.
-    public var underlyingError: (any Error)? { storage.underlyingError }
+    public var underlyingError: (any Error)? { details.underlyingError }
     /// Registered types that conform to the requested one (for a missing registration).
-    public var conformingTypes: [String] { storage.conformingTypes }
+    public var conformingTypes: [String] { details.conformingTypes }
     /// Registered types whose name resembles the requested one.
-    public var similarTypes: [String] { storage.similarTypes }
+    public var similarTypes: [String] { details.similarTypes }
     /// Names registered for the requested type, when the requested name is not among them.
-    public var registeredNames: [String] { storage.registeredNames }
-    private var suggestion: String { storage.suggestion }
-    private var containerSpelling: String { storage.containerSpelling }
-    private var madeByParent: String? { storage.madeByParent }
+    public var registeredNames: [String] { details.registeredNames }
 
-    init(
-        reason: Reason, key: Key, path: [String] = [], underlyingError: (any Error)? = nil,
-        conformingTypes: [String] = [], similarTypes: [String] = [], registeredNames: [String] = [],
-        suggestion: String = "", containerSpelling: String = "DIContainer", madeByParent: String? = nil
-    ) {
-        storage = Storage(
-            reason: reason, key: key, path: path, underlyingError: underlyingError, conformingTypes: conformingTypes,
-            similarTypes: similarTypes, registeredNames: registeredNames, suggestion: suggestion,
-            containerSpelling: containerSpelling, madeByParent: madeByParent)
+    init(_ details: Details) {
+        storage = Storage(details)
+    }
+
+    init(reason: Reason, key: Key, path: [String] = [], underlyingError: (any Error)? = nil) {
+        self.init(Details(reason: reason, key: key, path: path, underlyingError: underlyingError))
     }
 
     /// The full message: what happened, where, and how to fix it.
     public var description: String {
         var lines = [headline]
         if path.count > 1 { lines.append("Resolution path: \(Self.abbreviated(path).joined(separator: " -> "))") }
-        lines += details
+        lines += detailLines
         lines.append(hint)
         return lines.joined(separator: "\n")
     }
@@ -159,10 +146,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    private var details: [String] {
+    private var detailLines: [String] {
         guard reason == .missingRegistration else { return [] }
         var lines: [String] = []
-        if let madeByParent {
+        if let madeByParent = details.madeByParent {
             lines.append(
                 "'\(madeByParent)' is registered in a parent container, which made it and looked for \(subject) "
                     + "there: a parent never sees its children's registrations.")
@@ -182,11 +169,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private var hint: String {
         switch reason {
         case .missingRegistration:
-            if let madeByParent {
+            if let madeByParent = details.madeByParent {
                 return "To fix, register \(subject) in the parent container, or register '\(madeByParent)' in the "
                     + "child container too, so the child makes it with its own dependencies."
             }
-            return "To fix, register it: \(containerSpelling).register { \(suggestion)\(named) }"
+            return "To fix, register it: \(details.containerSpelling).register { \(details.suggestion)\(named) }"
         case .dependencyCycle:
             return "To fix, break the cycle: let one side get the other after creation, "
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
@@ -280,9 +267,10 @@ extension DIContainer {
             madeByParent = making.requested.displayName
         }
         return ResolutionError(
-            reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
-            similarTypes: similar, registeredNames: Set(names).sorted(), suggestion: suggestion,
-            containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent)
+            .init(
+                reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
+                similarTypes: similar, registeredNames: Set(names).sorted(), suggestion: suggestion,
+                containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent))
     }
 
     private func hasAncestor(_ container: DIContainer) -> Bool {
