@@ -6,7 +6,10 @@ enum Features {
     static var networking: Module {
         Module {
             Shared(AppConfiguration(baseURL: "https://api.example.com"))
-            Shared { resolve in HTTPAPIClient(configuration: resolve()) as APIClient }
+            // Autowired: `init(configuration:)` gets its parameter resolved by type.
+            Shared(HTTPAPIClient.init, as: APIClient.self)
+            // An async factory: `try await DIContainer.prepare()` makes it at startup.
+            Shared { resolve async throws in try await FeatureFlags.load(from: resolve()) }
         }
     }
 
@@ -20,9 +23,7 @@ enum Features {
     static var purchases: Module {
         Module {
             Graph(RequestContext(startedBy: "checkout"))
-            New { resolve in
-                StorePurchaseService(api: resolve(), logger: resolve(), context: resolve()) as PurchaseService
-            }
+            New(StorePurchaseService.init, as: PurchaseService.self)
         }
     }
 
@@ -41,6 +42,8 @@ enum Features {
 // `DIContainer.shared`. This target is part of the DependencyInjection package, so it writes
 // the conformance plainly; an app in its own package writes
 // `extension DIContainer: @retroactive DependencyRegistering` to silence Swift 6's warning.
+// It is nonisolated code, so these services may be resolved on any thread (registrations written
+// in main-actor code, such as main.swift's top level, are made on the main actor only).
 extension DIContainer: DependencyRegistering {
     public static func registerDependencies() {
         register {

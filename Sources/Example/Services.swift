@@ -25,6 +25,21 @@ final class HTTPAPIClient: APIClient {
     }
 }
 
+/// Switches the backend hands out when the app starts: made once, by an async factory.
+final class FeatureFlags: Sendable {
+    let expressCheckout: Bool
+
+    init(expressCheckout: Bool) {
+        self.expressCheckout = expressCheckout
+    }
+
+    static func load(from api: APIClient) async throws -> FeatureFlags {
+        let response = api.post("/feature-flags")
+        try await Task.sleep(nanoseconds: 1_000_000)  // stands in for the network round trip
+        return FeatureFlags(expressCheckout: response.hasPrefix("200"))
+    }
+}
+
 /// Writes one line of the app's log.
 protocol Logger: AnyObject {
     func log(_ message: String)

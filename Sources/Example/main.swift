@@ -2,7 +2,8 @@ import DependencyInjection
 import Foundation
 
 // A tour of DependencyInjection for a newcomer: a small shop app is wired, run, tested with a
-// mock, checked, listed and drawn. Run it with `swift run Example [path-of-the-graph.dot]`.
+// mock, checked, listed and drawn. Run it with `swift run Example [path-of-the-graph.dot]`; without
+// a path, the graph is written to the temporary directory.
 
 func step(_ number: Int, _ title: String) {
     print("\nStep \(number). \(title)")
@@ -14,12 +15,19 @@ func say(_ line: String) {
 
 print("DependencyInjection example: a small shop app, wired step by step.")
 
-step(1, "Registration")
+step(1, "Registration and startup")
 say("AppDependencies.swift registers four modules (networking, logging, purchases, catalog)")
 say("in `registerDependencies()`, which runs by itself on the first use of DIContainer.shared.")
 let api = DIContainer.resolve(APIClient.self)
 say("DIContainer.resolve(APIClient.self) -> \(type(of: api))")
+say("Shared(HTTPAPIClient.init, as: APIClient.self) is autowired: the container resolved the")
+say("initializer's AppConfiguration parameter by its type.")
 say("It is Shared: resolving again gives the same instance: \(api === DIContainer.resolve(APIClient.self))")
+say("FeatureFlags has an async factory, so the app makes it at startup:")
+say("try await DIContainer.prepare()")
+try await DIContainer.prepare()
+let flags = DIContainer.resolve(FeatureFlags.self)
+say("Afterwards a plain resolve returns it: expressCheckout = \(flags.expressCheckout)")
 
 step(2, "A screen whose properties are injected")
 let screen = DIContainer.resolve(CheckoutScreen.self)
@@ -87,11 +95,13 @@ say("print(DIContainer.shared.registrations):")
 for line in DIContainer.shared.registrations.description.split(separator: "\n") { say("  \(line)") }
 
 step(10, "The dependency graph")
-let graphPath = CommandLine.arguments.dropFirst().first ?? "dependency-graph.dot"
+let graphPath =
+    CommandLine.arguments.dropFirst().first
+    ?? FileManager.default.temporaryDirectory.appendingPathComponent("dependency-graph.dot").path
 let graph = DIContainer.shared.dependencyGraph()
 do {
     try graph.write(toFile: graphPath, atomically: true, encoding: .utf8)
-    say("DIContainer.shared.dependencyGraph() is Graphviz DOT; written to \(graphPath).")
+    say("DIContainer.shared.dependencyGraph() is Graphviz DOT; written to \(graphPath)")
     say("Draw it with: dot -Tsvg \(graphPath) -o dependency-graph.svg")
 } catch {
     say("Could not write \(graphPath): \(error)")
