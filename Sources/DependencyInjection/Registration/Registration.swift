@@ -105,7 +105,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///     Shared(ProfileModel.init)          // ProfileModel is @MainActor
     ///
     /// Resolving it synchronously anywhere else is a ``ResolutionError``, never a data race;
-    /// ``DIContainer/resolveAsync(_:name:)-swift.type.method`` and ``DIContainer/prepare()-swift.type.method``
+    /// ``DIContainer/resolveAsync(_:name:isolation:)-swift.type.method`` and ``DIContainer/prepare()-swift.type.method``
     /// make it on the main actor.
     public init<Failure: Error, each Alias>(
         _ make: @escaping @MainActor () throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
@@ -169,7 +169,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///     Shared { resolve async throws in try await RemoteConfig.load(client: resolve()) }
     ///
     /// A `Shared` one is made exactly once, however many tasks await it at once, by
-    /// ``DIContainer/prepare()-swift.type.method`` or ``DIContainer/resolveAsync(_:name:)-swift.type.method``;
+    /// ``DIContainer/prepare()-swift.type.method`` or ``DIContainer/resolveAsync(_:name:isolation:)-swift.type.method``;
     /// after that, the synchronous `resolve` and the property wrappers return it. If the factory
     /// throws (or is cancelled), nothing is kept, and the next async resolve tries again.
     public init<each Alias>(

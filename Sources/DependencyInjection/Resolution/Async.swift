@@ -126,6 +126,7 @@ extension DIContainer {
         let result: Result<Any, any Error>
         do {
             // While it runs, what it makes resolves its property wrappers from this container.
+            Resolution.lock.withLock { Resolution.state.anyTaskBinding = true }
             result = .success(try await DIContainer.boundContainer.withValue(self) { try await make(Resolver(self)) })
         } catch {
             result = .failure(error)

@@ -4,10 +4,10 @@
 /// `tryResolve` and `tryRegister` throw it; `resolve` and `register` trap with exactly its
 /// ``description``, which names the type, the name, the resolution path and what to do:
 ///
-///     No registration for 'Router' (name: nil).
+///     No registration for 'Router'.
 ///     Resolution path: CheckoutScreen -> PaymentService -> Router
-///     Registered types that conform: none. Did you mean: 'RouterImpl'?
-///     To fix, register it: DIContainer.register { Shared(RouterImpl() as Router) }
+///     Registered types that conform: 'RouterImpl'.
+///     To fix, register it: DIContainer.register { Shared(RouterImpl.init, as: Router.self) }
 public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
     public enum Reason: Sendable, Equatable {
@@ -138,7 +138,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .notYetMade(nil):
             return "\(subject) is made by an async factory and has not been made yet."
         case .tooDeep(let depth):
-            return "Resolving \(subject) needed more than \(depth) nested steps, more than this thread's stack allows."
+            return "Resolving \(subject) needed more than \(depth) nested steps"
+                + (depth < Resolution.maximumDepth ? ", more than this thread's stack allows." : ".")
         case .functionRegistered:
             return "\(subject) is a function type: the registration makes a function, not a service."
         case .argumentInferredAsMetatype(let arguments):
