@@ -1,0 +1,26 @@
+// swift-tools-version:6.2
+// An app's package built with default MainActor isolation (Swift 6.2's `.defaultIsolation`): every
+// class in it is @MainActor. It registers such types in every registration form and checks that
+// they are made on the main actor only (see .ci/steps/consumer-main-actor.sh). `NonisolatedChecks`
+// is the other way round: a module without default isolation whose services resolve anywhere.
+import PackageDescription
+
+let mainActorByDefault: [SwiftSetting] = [.defaultIsolation(MainActor.self)]
+let library = Target.Dependency.product(name: "DependencyInjection", package: "DependencyInjection")
+let testing = Target.Dependency.product(name: "DependencyInjectionTesting", package: "DependencyInjection")
+
+let package = Package(
+    name: "ConsumerMainActor",
+    platforms: [.macOS(.v10_15), .iOS(.v13)],
+    dependencies: [.package(name: "DependencyInjection", path: "../..")],
+    targets: [
+        .target(name: "MainActorApp", dependencies: [library], swiftSettings: mainActorByDefault),
+        .executableTarget(
+            name: "MainActorChecks", dependencies: ["MainActorApp", library], swiftSettings: mainActorByDefault),
+        .executableTarget(name: "NonisolatedChecks", dependencies: [library]),
+        .testTarget(
+            name: "MainActorAppTests", dependencies: ["MainActorApp", library, testing],
+            swiftSettings: mainActorByDefault),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,62 @@
+import Dispatch
+import DependencyInjection
+import MainActorApp
+
+// The types contract §4's global-actor and async lines use, in a module with default MainActor
+// isolation: a global actor's service is isolated to it, and an async factory's value is Sendable.
+
+@DatabaseActor final class Database {
+    static var made = 0
+
+    init() {
+        DatabaseActor.preconditionIsolated("Database was made off DatabaseActor")
+        Self.made += 1
+    }
+}
+
+/// A client any thread may use: `nonisolated`, registered from nonisolated code (`networkModule`).
+nonisolated final class HTTPClient: Sendable {
+    init() {}
+}
+
+nonisolated struct RemoteConfig: Sendable {
+    static let loads = Tally()
+    let source: String
+
+    static func load(client: HTTPClient) async throws -> RemoteConfig {
+        loads.add()
+        try await Task.sleep(nanoseconds: 1_000_000)
+        return RemoteConfig(source: "remote")
+    }
+}
+
+/// The network services, registered from nonisolated code: their factories run on any thread.
+nonisolated func networkModule() -> Module {
+    Module {
+        Shared(HTTPClient())
+    }
+}
+
+/// A thread-safe count.
+nonisolated final class Tally: @unchecked Sendable {
+    // Unchecked: `value` is only read and written on `queue`.
+    private let queue = DispatchQueue(label: "Tally")
+    private var value = 0
+
+    var count: Int { queue.sync { value } }
+
+    func add() { queue.sync { value += 1 } }
+}
+
+/// The same services as an app with default MainActor isolation writes them: both main-actor.
+final class AppHTTPClient {
+    init() { Made.record("AppHTTPClient") }
+}
+
+struct AppRemoteConfig {
+    let madeOnMainQueue: Bool
+
+    static func load(client: AppHTTPClient) async throws -> AppRemoteConfig {
+        AppRemoteConfig(madeOnMainQueue: isOnMainQueue())
+    }
+}
