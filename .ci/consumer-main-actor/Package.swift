@@ -14,10 +14,14 @@ let package = Package(
     platforms: [.macOS(.v10_15), .iOS(.v13)],
     dependencies: [.package(name: "DependencyInjection", path: "../..")],
     targets: [
-        .target(name: "MainActorApp", dependencies: [library], swiftSettings: mainActorByDefault),
+        .target(name: "CheckSupport", dependencies: [library], swiftSettings: mainActorByDefault),
+        .target(name: "MainActorApp", dependencies: ["CheckSupport", library], swiftSettings: mainActorByDefault),
         .executableTarget(
-            name: "MainActorChecks", dependencies: ["MainActorApp", library], swiftSettings: mainActorByDefault),
-        .executableTarget(name: "NonisolatedChecks", dependencies: [library]),
+            name: "MainActorChecks", dependencies: ["CheckSupport", "MainActorApp", library],
+            swiftSettings: mainActorByDefault),
+        .executableTarget(
+            name: "IsolatedBootstrap", dependencies: ["CheckSupport", library], swiftSettings: mainActorByDefault),
+        .executableTarget(name: "NonisolatedChecks", dependencies: ["CheckSupport", library]),
         .testTarget(
             name: "MainActorAppTests", dependencies: ["MainActorApp", library, testing],
             swiftSettings: mainActorByDefault),

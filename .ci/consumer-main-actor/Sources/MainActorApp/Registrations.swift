@@ -15,7 +15,6 @@ public let globalRegistration = Shared { Counter() }.named("global")
 /// Production registrations, on first use of `shared`.
 nonisolated extension DIContainer: @retroactive DependencyRegistering {
     public static func registerDependencies() {
-        print("registerDependencies on main queue:", isOnMainQueue())
         register(Shared(ProductionService.init))
         register(Shared { @MainActor in Counter() }.named("production"))
     }

@@ -1,4 +1,4 @@
-import Dispatch
+import CheckSupport
 import DependencyInjection
 
 // This module is built with `.defaultIsolation(MainActor.self)`: every type, global and function
@@ -21,19 +21,6 @@ public enum Made {
 
     /// The number of instances made of every service, for a check that nothing was made.
     public static var total: Int { counts.values.reduce(0, +) }
-}
-
-/// Whether this code runs on the main dispatch queue (where the main actor runs), without
-/// trapping: a check the library does not provide, so the checks do not trust the library's own.
-nonisolated public func isOnMainQueue() -> Bool {
-    DispatchQueue.getSpecific(key: mainQueueMarker.key) == true
-}
-
-nonisolated private let mainQueueMarker = MainQueueMarker()
-
-nonisolated private final class MainQueueMarker: Sendable {
-    let key = DispatchSpecificKey<Bool>()
-    init() { DispatchQueue.main.setSpecific(key: key, value: true) }
 }
 
 public final class Counter {

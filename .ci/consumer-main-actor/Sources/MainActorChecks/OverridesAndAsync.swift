@@ -1,3 +1,4 @@
+import CheckSupport
 import DependencyInjection
 import MainActorApp
 

@@ -1,4 +1,4 @@
-import Dispatch
+import CheckSupport
 import DependencyInjection
 import MainActorApp
 
@@ -35,17 +35,6 @@ nonisolated func networkModule() -> Module {
     Module {
         Shared(HTTPClient())
     }
-}
-
-/// A thread-safe count.
-nonisolated final class Tally: @unchecked Sendable {
-    // Unchecked: `value` is only read and written on `queue`.
-    private let queue = DispatchQueue(label: "Tally")
-    private var value = 0
-
-    var count: Int { queue.sync { value } }
-
-    func add() { queue.sync { value += 1 } }
 }
 
 /// The same services as an app with default MainActor isolation writes them: both main-actor.

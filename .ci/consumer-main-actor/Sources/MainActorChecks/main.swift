@@ -1,8 +1,13 @@
+import CheckSupport
 import DependencyInjection
 import MainActorApp
 
 // A module with default MainActor isolation (see Package.swift): top-level code and every type
 // here are @MainActor unless marked otherwise. Exits non-zero if any check fails.
+
+if let scenario = CommandLine.arguments.dropFirst().first {
+    await runScenario(scenario)
+}
 
 Checks.section("registerDependencies() (nonisolated extension), first use of shared off the main actor")
 let firstUse = await inDetachedTask { _ = try DIContainer.tryResolve(ProductionService.self) }
@@ -23,14 +28,14 @@ DIContainer.register {
 
 Checks.section("contract §4: global actor and async factories, then prepare()")
 DIContainer.register(networkModule())
-let notYet = outcome { _ = try DIContainer.tryResolve(Database.self) }
+let notYet = Outcome.of { _ = try DIContainer.tryResolve(Database.self) }
 Checks.expect(notYet == .failed(.notYetMade(actor: "DatabaseActor")), "Database before prepare(): \(notYet)")
 
 // Async factories, made exactly once across tasks
 DIContainer.register {
     Shared { resolve async throws in try await RemoteConfig.load(client: resolve()) }
 }
-let notLoaded = outcome { _ = try DIContainer.tryResolve(RemoteConfig.self) }
+let notLoaded = Outcome.of { _ = try DIContainer.tryResolve(RemoteConfig.self) }
 Checks.expect(notLoaded == .failed(.notYetMade(actor: nil)), "RemoteConfig before prepare(): \(notLoaded)")
 try await DIContainer.prepare()  // makes every async, eager and global-actor Shared (any container too)
 let config = DIContainer.resolve(RemoteConfig.self)  // synchronous access once it is made
@@ -46,8 +51,4 @@ _ = database
 await checkAsyncFactories()
 await checkAsyncFactoryOfMainActorDependency()
 
-print("\nmain-actor consumer: \(Checks.passed) checks passed, \(Checks.failures.count) failed")
-if !Checks.failures.isEmpty {
-    print(Checks.failures.map { "  FAILED: \($0)" }.joined(separator: "\n"))
-    fatalError("main-actor consumer checks failed")
-}
+Checks.finish("main-actor consumer")
