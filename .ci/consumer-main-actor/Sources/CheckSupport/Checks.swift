@@ -165,3 +165,18 @@ nonisolated public final class Tally: @unchecked Sendable {
 
     public func add() { queue.sync { value += 1 } }
 }
+
+/// Thread-safe counts by name: how many instances of each service were made.
+nonisolated public final class Tallies: @unchecked Sendable {
+    // Unchecked: `counts` is only read and written on `queue`.
+    private let queue = DispatchQueue(label: "Tallies")
+    private var counts: [String: Int] = [:]
+
+    public init() {}
+
+    public func add(_ name: String) { queue.sync { counts[name, default: 0] += 1 } }
+
+    public func count(_ name: String) -> Int { queue.sync { counts[name] ?? 0 } }
+
+    public var total: Int { queue.sync { counts.values.reduce(0, +) } }
+}
