@@ -169,3 +169,12 @@ public final class Screen {
 }
 
 public protocol MediaPlayer: AnyObject {}
+
+public protocol Greeter: AnyObject { var greeting: String { get } }
+
+/// Registered only with `as: Greeter.self`, first off the main actor (its conformance to the
+/// main-actor protocol `Greeter` is main-actor-isolated).
+public final class FirstGreeter: Greeter {
+    public let greeting = "hello"
+    public init() { Made.record("FirstGreeter") }
+}

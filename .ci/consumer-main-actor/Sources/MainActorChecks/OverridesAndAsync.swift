@@ -28,6 +28,17 @@ func checkOverridesAndHousekeeping() async {
     Checks.expect(eager == .failed(.mainActorRequired), "tryRegister of an eager main-actor Shared off main: \(eager)")
     Checks.expect(eagerBox.registrations.isEmpty, "… and nothing was registered")
 
+    let aliases = DIContainer()
+    let first = await inDetachedTask { try aliases.tryRegister(Shared(FirstGreeter.init, as: Greeter.self)) }
+    Checks.expect(first == .resolved, "tryRegister(Shared(FirstGreeter.init, as: Greeter.self)) off main: \(first)")
+    let second = await inDetachedTask { try aliases.tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) }
+    Checks.expectKnownIssue(
+        second == .resolved,
+        "tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) off main (a main-actor-isolated conformance): \(second)")
+    let secondOnMain = Outcome.of { try aliases.tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) }
+    Checks.expect(secondOnMain == .resolved, "… the same registration on main: \(secondOnMain)")
+    Checks.expect(aliases.resolve(Greeter.self).greeting == "hi", "… resolves as Greeter on main")
+
     let box = DIContainer()
     box.register { everyForm() }
     let report = box.validate()

@@ -30,3 +30,4 @@ func runScenario(_ name: String) async -> Never {
     }
     Checks.finish("main-actor consumer, scenario \(name)")
 }
+

@@ -49,3 +49,11 @@ struct AppRemoteConfig {
         AppRemoteConfig(madeOnMainQueue: isOnMainQueue())
     }
 }
+
+/// Conforms, in this module, to MainActorApp's protocol `Greeter`: Swift 6.2 makes this
+/// conformance main-actor-isolated ("main actor-isolated conformance of 'SecondGreeter' to
+/// 'Greeter' cannot be used in nonisolated context"), unlike `FirstGreeter`'s in MainActorApp.
+final class SecondGreeter: Greeter {
+    let greeting = "hi"
+    init() { Made.record("SecondGreeter") }
+}
