@@ -88,3 +88,16 @@ struct CheckoutTests {
         #expect(try await DIContainer.resolveAsync(Counter.self, name: "initializer") === counter)
     }
 }
+
+#if KNOWN_ISSUE_REPROS
+    // Contract §3 and §4, verbatim: with default MainActor isolation these do not compile
+    // ("main actor-isolated conformance of 'MockPayments' to 'Payments' cannot be used in
+    // nonisolated context"): the overrides closure is nonisolated.
+    @Suite struct VerbatimTraitTests {
+        @Test(.dependencies { New(MockPayments() as Payments) })
+        func paysWithMock() {}
+
+        @Test(.dependencies(on: box) { New(MockPayments() as Payments) })
+        func paysWithMockInBox() {}
+    }
+#endif
