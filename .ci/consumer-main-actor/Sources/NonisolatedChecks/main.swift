@@ -80,4 +80,37 @@ Checks.expect(offMain == .failed(.mainActorRequired), "resolved on a Dispatch th
 let (async, _) = await asyncInDetachedTask { _ = try await DIContainer.resolveAsync(TopLevelService.self) }
 Checks.expect(async == .resolved && made.count("TopLevelService") == 1, "resolveAsync in Task.detached: \(async)")
 
+
+Checks.section("main.swift's top level: spellings, and contract §4's async line")
+let spellings = DIContainer()
+spellings.register {
+    Shared { @Sendable in Engine() }.named("sendable")
+    Shared(Engine(), isolation: nil).named("isolation: nil")
+}
+for info in spellings.registrations {
+    Checks.emit("info  Shared(…).named(\"\(info.name ?? "")\") in main-actor code: isMainActor \(info.isMainActor)")
+}
+let anyThread = spellings.registrations.first { $0.name == "isolation: nil" }
+Checks.expect(anyThread?.isMainActor == false, "Shared(Engine(), isolation: nil) runs on any thread")
+let sendable = await onDispatchThread { _ = try spellings.tryResolve(Engine.self, name: "sendable") }
+Checks.emit("info  Shared { @Sendable in Engine() } (main-actor code) on a Dispatch thread: \(sendable)")
+
+let asyncBox = DIContainer()
+asyncBox.register {
+    Shared(HTTPClient())
+    // §4's line, with `try resolve.tryResolve()` for `resolve()`, which traps with the same message.
+    Shared { resolve async throws in try await RemoteConfig.load(client: resolve.tryResolve()) }
+}
+let mainActorClient = await Outcome.of { try await asyncBox.prepare() }
+Checks.expectKnownIssue(
+    mainActorClient == .resolved,
+    "§4's async factory with its HTTPClient registered in main.swift (main-actor code): prepare() \(mainActorClient)")
+let escape = DIContainer()
+escape.register {
+    Shared(HTTPClient(), isolation: nil)
+    Shared { resolve async throws in try await RemoteConfig.load(client: resolve()) }
+}
+let escaped = await Outcome.of { try await escape.prepare() }
+Checks.expect(escaped == .resolved, "… with Shared(HTTPClient(), isolation: nil): prepare() \(escaped)")
+
 Checks.finish("nonisolated consumer")
