@@ -28,7 +28,8 @@ if mode == "off-main" {
     Checks.expect(firstUse == .failed(.mainActorRequired), "first use in Task.detached: \(firstUse)")
     Checks.expectKnownIssue(
         bootstrapsOffMain.count == 0,
-        "registerDependencies() (main-actor here) never runs off the main actor: ran \(bootstrapsOffMain.count)x off it")
+        "registerDependencies() (main-actor here) never runs off the main actor: ran \(bootstrapsOffMain.count)x off it"
+    )
 } else {
     _ = DIContainer.resolve(Service.self)
     Checks.expect(bootstrapsOnMain.count == 1, "registerDependencies() ran once, on the main actor")

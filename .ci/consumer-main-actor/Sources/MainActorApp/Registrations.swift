@@ -21,7 +21,9 @@ nonisolated extension DIContainer: @retroactive DependencyRegistering {
 }
 
 /// The names under which `everyForm()` registers `Counter`, one per form.
-public let counterForms = ["expression", "closure", "resolverClosure", "initializer", "explicitMainActor", "throwing", "new"]
+public let counterForms = [
+    "expression", "closure", "resolverClosure", "initializer", "explicitMainActor", "throwing", "new",
+]
 
 /// The names of the `Counter` registrations made in global initializers (`featureModule`,
 /// `globalRegistration`), where `#isolation` is `nil` although the globals are main-actor.

@@ -53,7 +53,8 @@ private func checkCounter(named name: String, in box: DIContainer) async {
     Checks.expect(Made.count("Counter") == before + 1, "\(name): resolveAsync made one instance (on main)")
 
     let onMain = box.resolve(Counter.self, name: name)
-    Checks.expect((onMain === made) != isNew, "\(name): resolve on main returns \(isNew ? "a new" : "the same") instance")
+    Checks.expect(
+        (onMain === made) != isNew, "\(name): resolve on main returns \(isNew ? "a new" : "the same") instance")
     Checks.expect(
         Made.count("Counter") == before + (isNew ? 2 : 1), "\(name): resolve on main made \(isNew ? "one" : "none")")
 
@@ -74,7 +75,8 @@ private func checkArguments(in box: DIContainer) async {
     let fromNonisolated = await onDispatchThread {
         _ = try box.tryResolve(DetailViewModel.self, name: "nonisolatedArguments", arguments: { "thread" })
     }
-    Checks.expect(fromNonisolated == .failed(.mainActorRequired), "New { @MainActor … } on a thread: \(fromNonisolated)")
+    Checks.expect(
+        fromNonisolated == .failed(.mainActorRequired), "New { @MainActor … } on a thread: \(fromNonisolated)")
     Checks.expect(Made.count("DetailViewModel") == before, "no view model was made off the main actor")
 
     let model = box.resolve(ViewModelProtocol.self, arguments: { "a" })
@@ -119,11 +121,13 @@ private func checkOtherServices(in box: DIContainer) async {
     let checkout = box.resolve(Checkout.self)
     Checks.expect(checkout.payments.provider == "live", "autowired Checkout got Payments")
     Checks.expect(checkout.logger === box.resolve(Logger.self), "autowired Checkout got the shared Logger")
-    Checks.expect(box.resolve(Printer.self) !== box.resolve(Printer.self), "New(ReceiptPrinter.init, as:) is new each time")
+    Checks.expect(
+        box.resolve(Printer.self) !== box.resolve(Printer.self), "New(ReceiptPrinter.init, as:) is new each time")
     Checks.expect(box.resolve(Ticker.self).clock === box.resolve(Clock.self), "resolver closure got the shared Clock")
     Checks.expect(box.resolve(Router.self) === box.resolve(DeeplinkHandler.self), "aliases share one instance")
     Checks.expect(box.resolve(Store.self, name: "cache").kind == "memory", "names: \"cache\" is the MemoryStore")
-    Checks.expect(box.resolve(Store.self, name: "primary").kind == "postgres", "names: \"primary\" is the PostgresStore")
+    Checks.expect(
+        box.resolve(Store.self, name: "primary").kind == "postgres", "names: \"primary\" is the PostgresStore")
     let image = box.resolve(ImageCache.self)
     Checks.expect(image === box.resolve(ImageCache.self), "Weak is shared while held")
     let request = box.resolve(Request.self)

@@ -34,7 +34,8 @@ func checkOverridesAndHousekeeping() async {
     let second = await inDetachedTask { try aliases.tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) }
     Checks.expectKnownIssue(
         second == .resolved,
-        "tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) off main (a main-actor-isolated conformance): \(second)")
+        "tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) off main (a main-actor-isolated conformance): \(second)"
+    )
     let secondOnMain = Outcome.of { try aliases.tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) }
     Checks.expect(secondOnMain == .resolved, "… the same registration on main: \(secondOnMain)")
     Checks.expect(aliases.resolve(Greeter.self).greeting == "hi", "… resolves as Greeter on main")

@@ -30,4 +30,3 @@ func runScenario(_ name: String) async -> Never {
     }
     Checks.finish("main-actor consumer, scenario \(name)")
 }
-

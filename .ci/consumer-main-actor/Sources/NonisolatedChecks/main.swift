@@ -43,14 +43,16 @@ Checks.expect(Outcome.of(resolveEverything) == .resolved, "on the main actor")
 let outcomes = await withTaskGroup(of: Outcome.self) { group in
     for index in 0..<16 {
         group.addTask {
-            index.isMultiple(of: 2) ? await inDetachedTask(resolveEverything) : await onDispatchThread(resolveEverything)
+            index.isMultiple(of: 2)
+                ? await inDetachedTask(resolveEverything) : await onDispatchThread(resolveEverything)
         }
     }
     var outcomes: [Outcome] = []
     for await outcome in group { outcomes.append(outcome) }
     return outcomes
 }
-Checks.expect(outcomes.allSatisfy { $0 == .resolved }, "16 tasks and threads at once: \(Set(outcomes.map(\.description)))")
+Checks.expect(
+    outcomes.allSatisfy { $0 == .resolved }, "16 tasks and threads at once: \(Set(outcomes.map(\.description)))")
 for shared in ["Engine", "PrintLogger", "LivePayments", "Checkout", "RouterImpl", "PostgresStore", "Parent", "Child"] {
     Checks.expect(made.count(shared) == 1, "\(shared) (Shared) was made exactly once")
 }
@@ -79,7 +81,6 @@ let offMain = await onDispatchThread { _ = try DIContainer.tryResolve(TopLevelSe
 Checks.expect(offMain == .failed(.mainActorRequired), "resolved on a Dispatch thread: \(offMain)")
 let (async, _) = await asyncInDetachedTask { _ = try await DIContainer.resolveAsync(TopLevelService.self) }
 Checks.expect(async == .resolved && made.count("TopLevelService") == 1, "resolveAsync in Task.detached: \(async)")
-
 
 Checks.section("main.swift's top level: spellings, and contract §4's async line")
 let spellings = DIContainer()
