@@ -118,6 +118,22 @@ private func checkOtherServices(in box: DIContainer) async {
     let after = Made.total - Made.count("Counter") - Made.count("DetailViewModel")
     Checks.expect(after == before, "nothing was made off the main actor (\(after - before) made)")
 
+    let madeAsync: [(String, @Sendable () async throws -> Void)] = [
+        ("Ticker (resolver closure)", { _ = try await box.resolveAsync(Ticker.self) }),
+        ("Checkout (autowired)", { _ = try await box.resolveAsync(Checkout.self) }),
+        ("Printer (New, alias)", { _ = try await box.resolveAsync(Printer.self) }),
+        ("Store \"primary\" (named)", { _ = try await box.resolveAsync(Store.self, name: "primary") }),
+        ("ImageCache (Weak)", { _ = try await box.resolveAsync(ImageCache.self) }),
+        ("Request (Graph sessions)", { _ = try await box.resolveAsync(Request.self) }),
+        ("Parent (onResolve)", { _ = try await box.resolveAsync(Parent.self) }),
+        ("ConfiguredRouter (throwing)", { _ = try await box.resolveAsync(ConfiguredRouter.self) }),
+        ("ProfileModel ({ @MainActor in … })", { _ = try await box.resolveAsync(ProfileModel.self) }),
+    ]
+    for (form, resolve) in madeAsync {
+        let (outcome, _) = await asyncInDetachedTask(resolve)
+        Checks.expect(outcome == .resolved, "\(form): resolveAsync in Task.detached (made on main): \(outcome)")
+    }
+
     let checkout = box.resolve(Checkout.self)
     Checks.expect(checkout.payments.provider == "live", "autowired Checkout got Payments")
     Checks.expect(checkout.logger === box.resolve(Logger.self), "autowired Checkout got the shared Logger")
