@@ -157,3 +157,19 @@ extension DIContainer: @retroactive DependencyRegistering {
         }
     }
 }
+
+/// A main-actor type in this module without default isolation.
+@MainActor final class ProfileModel {
+    init() { MainActor.preconditionIsolated("ProfileModel was made off the main actor") }
+}
+
+/// Main-actor globals: their initializers may call main-actor code, yet `#isolation` is `nil` there.
+@MainActor let profileModule = Module {
+    Shared(ProfileModel())
+}
+
+@MainActor enum Modules {
+    static let profile = Module {
+        Shared(ProfileModel()).named("static")
+    }
+}

@@ -114,4 +114,15 @@ escape.register {
 let escaped = await Outcome.of { try await escape.prepare() }
 Checks.expect(escaped == .resolved, "… with Shared(HTTPClient(), isolation: nil): prepare() \(escaped)")
 
+Checks.section("a main-actor type in a @MainActor global's initializer")
+let globals = DIContainer()
+globals.register {
+    profileModule
+    Modules.profile
+}
+for info in globals.registrations {
+    let written = info.name == nil ? "@MainActor let profileModule" : "static let in a @MainActor enum"
+    Checks.expectKnownIssue(info.isMainActor, "Shared(ProfileModel()) in \(written) is @MainActor")
+}
+
 Checks.finish("nonisolated consumer")
