@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks formatting with the toolchain's swift-format and the committed .swift-format
-# (fix locally with: swift format -i -r Sources Tests Benchmarks/Sources .ci/contract-check .ci/consumer).
+# (fix locally with: swift format -i -r Sources Tests Benchmarks/Sources Benchmarks/Benchmarks .ci/contract-check .ci/consumer .ci/consumer-main-actor).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-swift format lint --strict -r Sources Tests Benchmarks/Sources Benchmarks/Benchmarks .ci/contract-check .ci/consumer
+swift format lint --strict -r Sources Tests Benchmarks/Sources Benchmarks/Benchmarks .ci/contract-check .ci/consumer .ci/consumer-main-actor
 echo "swift format: clean"

@@ -26,10 +26,11 @@ final class PostgresStore: Store { init() {} }
 final class MemoryStore: Store { init() {} }
 final class ImageCache { init() {} }
 final class Session { init() {} }
-final class Database { init() {} }
+final class Database: Sendable { init() {} }
 final class Engine { init() {} }
 final class Parent {
     var child: Child?
+    var isWired = false
     init() {}
 }
 final class Child { init(parent: Parent) {} }
@@ -47,3 +48,53 @@ let globalFeature = Module {
     Shared(FeatureOneImplementation() as FeatureOne)
 }
 let globalRegistration = Shared(RouterImpl() as Router)
+
+// Contract §4's types. Nonisolated (this module has no default isolation), in a file that is not
+// main.swift: the registrations below run on any thread.
+protocol Payments {}
+final class LivePayments: Payments { init() {} }
+protocol Logger {}
+final class PrintLogger: Logger { init() {} }
+protocol Printer {}
+final class ReceiptPrinter: Printer { init(logger: Logger) {} }
+
+@globalActor actor DatabaseActor { static let shared = DatabaseActor() }
+
+/// Made on DatabaseActor only (by prepare() or an async resolve); counts how often.
+@DatabaseActor final class GlobalActorDatabase {
+    static var made = 0
+    init() {
+        DatabaseActor.preconditionIsolated()
+        Self.made += 1
+    }
+}
+
+final class HTTPClient: Sendable { init() {} }
+
+struct RemoteConfig: Sendable {
+    let source: String
+
+    static func load(client: HTTPClient) async throws -> RemoteConfig {
+        try await Task.sleep(nanoseconds: 1_000_000)
+        return RemoteConfig(source: "remote")
+    }
+}
+
+/// §4's dependencies, registered from nonisolated code (a global module in this file): the async
+/// factory resolves `HTTPClient` off the main actor, which a registration in main.swift (main-actor
+/// top-level code) would refuse.
+let section4Dependencies = Module {
+    Shared(AppConfigurationImpl() as AppConfiguration)
+    Shared(MemoryStore.init, as: Store.self).named("cache")
+    Shared(LivePayments() as Payments)
+    Shared(PrintLogger() as Logger)
+    Shared(HTTPClient())
+    // `parent.child = resolve()` resolves `Child?` (the property's type): nil unless registered.
+    Shared { resolve in Child(parent: resolve()) }
+}
+
+/// Stops the check with `what` unless `condition` holds; prints what held.
+func check(_ condition: Bool, _ what: String) {
+    precondition(condition, "contract check failed: \(what)")
+    print("ok    \(what)")
+}

@@ -95,4 +95,118 @@ print(DIContainer.shared.registrations)
 let dot = DIContainer.shared.dependencyGraph()
 DIContainer.reset()
 _ = (router, cache, engine, feature, dot)
+
+// Contract §4, verbatim where statements; its `Screen` is a local type (beside §1's `Screen`).
+DIContainer.register(section4Dependencies)
+check((try? DIContainer.tryResolve(Store.self, name: "cache")) != nil, "§4: Store \"cache\" is registered")
+
+// Autowired initializers: every parameter is resolved from the container
+final class Checkout { init(payments: Payments, logger: Logger) {} }
+DIContainer.register {
+    Shared(Checkout.init)  // payments and logger resolved
+    New(ReceiptPrinter.init, as: Printer.self)  // any lifetime, with aliases and names
+}
+
+// Several post-creation actions, run in the order written
+DIContainer.register {
+    Shared(Parent.init)
+        .onResolve { parent, resolve in parent.child = resolve() }
+        .onResolve { parent, _ in parent.isWired = true }
+}
+
+// Optional resolution with arguments: nil when nothing is registered for ViewModelProtocol
+let model = DIContainer.resolve(ViewModelProtocol?.self, arguments: { "id" })
+
+// Removing one registration (also on any container); true when something was removed
+let removed: Bool = DIContainer.unregister(Router.self)
+DIContainer.unregister(Store.self, name: "cache")
+
+// Lazy wrappers tell whether they resolved yet
+do {
+    final class Screen { @LazyInject var config: AppConfiguration }
+    let resolvedYet: Bool = Screen().$config.isResolved
+    check(!resolvedYet, "§4: Screen().$config.isResolved is false before the first access")
+    let screen = Screen()
+    _ = screen.config
+    check(screen.$config.isResolved, "§4: $config.isResolved is true after the first access")
+}
+
+// Global actors: a factory isolated to one runs only there
+DIContainer.register {
+    Shared { @DatabaseActor in Database() }  // made on DatabaseActor (by prepare() or an async resolve)
+}
+
+// Async factories, made exactly once across tasks
+DIContainer.register {
+    Shared { resolve async throws in try await RemoteConfig.load(client: resolve()) }
+}
+try await DIContainer.prepare()  // makes every async, eager and global-actor Shared (any container too)
+let config = DIContainer.resolve(RemoteConfig.self)  // synchronous access once it is made
+
+// Contract §4 behaves as written.
+let checkout = DIContainer.resolve(Checkout.self)
+check(DIContainer.resolve(Checkout.self) === checkout, "§4: Shared(Checkout.init) is autowired and shared")
+let printer = DIContainer.resolve(Printer.self)
+check(printer is ReceiptPrinter, "§4: New(ReceiptPrinter.init, as: Printer.self) resolves as Printer")
+check(
+    (DIContainer.resolve(Printer.self) as? ReceiptPrinter) !== (printer as? ReceiptPrinter),
+    "§4: New makes a new ReceiptPrinter each time")
+let parent = DIContainer.resolve(Parent.self)
+check(parent.child != nil && parent.isWired, "§4: both onResolve actions ran")
+check(model == nil, "§4: resolve(ViewModelProtocol?.self, arguments:) is nil while nothing is registered")
+DIContainer.register(New { _, id in ConcreteViewModel(id: id) as ViewModelProtocol })
+check(
+    DIContainer.resolve(ViewModelProtocol?.self, arguments: { "id" }) != nil,
+    "§4: resolve(ViewModelProtocol?.self, arguments:) is the instance once registered")
+check(removed, "§4: unregister(Router.self) returned true")
+check(!DIContainer.unregister(Router.self), "§4: unregister(Router.self) again returned false")
+check((try? DIContainer.tryResolve(Store.self, name: "cache")) == nil, "§4: unregister(Store.self, name:) removed it")
+check(config.source == "remote", "§4: prepare() made RemoteConfig; resolve returns it synchronously")
+check((try? DIContainer.tryResolve(Database.self)) != nil, "§4: prepare() made Database on DatabaseActor")
+
+// Before prepare(): a synchronous resolve says to await it; an async resolve makes it, once.
+let actors = DIContainer()
+actors.register {
+    section4Dependencies
+    Shared { @DatabaseActor in GlobalActorDatabase() }
+    Shared { resolve async throws in try await RemoteConfig.load(client: resolve()) }
+}
+do {
+    _ = try actors.tryResolve(GlobalActorDatabase.self)
+    check(false, "§4: a global-actor Shared resolved synchronously before it was made")
+} catch let error as ResolutionError {
+    check(error.reason == .notYetMade(actor: "DatabaseActor"), "§4: before it is made: \(error.reason)")
+    check(error.description.contains("prepare()"), "§4: the message says to await it")
+}
+do {
+    _ = try actors.tryResolve(RemoteConfig.self)
+    check(false, "§4: an async Shared resolved synchronously before it was made")
+} catch let error as ResolutionError {
+    check(error.reason == .notYetMade(actor: nil), "§4: an async Shared before it is made: \(error.reason)")
+}
+let databases = try await withThrowingTaskGroup(of: GlobalActorDatabase.self) { group in
+    for _ in 0..<10 { group.addTask { try await actors.resolveAsync(GlobalActorDatabase.self) } }
+    var made: [GlobalActorDatabase] = []
+    for try await database in group { made.append(database) }
+    return made
+}
+check(databases.allSatisfy { $0 === databases[0] }, "§4: 10 concurrent resolveAsync calls got one instance")
+check(await GlobalActorDatabase.made == 1, "§4: the DatabaseActor factory ran once, on DatabaseActor")
+try await actors.prepare()
+check(actors.resolve(RemoteConfig.self).source == "remote", "§4: box.prepare() made the async Shared")
+
+// A function registered as a value (a function type as the service) never registers silently.
+let functions = DIContainer()
+functions.register(Shared { Checkout.init })
+check(
+    functions.validate().problems.map(\.error.reason) == [.functionRegistered],
+    "§4: Shared { Checkout.init } (a function as the service) is a problem validate() reports")
+do {
+    _ = try functions.tryResolve(Checkout.self)
+    check(false, "§4: Checkout resolved from a registration of its initializer as a value")
+} catch {
+    check("\(error)".contains("(Payments, Logger) -> Checkout"), "§4: resolving Checkout names the function registered")
+}
+
+DIContainer.reset()
 print("contract check ran")

@@ -36,3 +36,33 @@ struct CheckoutTests {
         #expect(ok)
     }
 }
+
+/// A container of the test's own (contract §4).
+let box: DIContainer = {
+    let box = DIContainer()
+    box.register { Shared(LivePayments() as Payments) }
+    return box
+}()
+
+@Suite struct ContainerOfYourOwnTests {
+    // Tests with a container of your own
+    @Test(.dependencies(on: box) { New(MockPayments() as Payments) })
+    func paysWithMock() {
+        #expect(DIContainer.resolve(Payments.self) is MockPayments)
+        #expect(box.resolve(Payments.self) is LivePayments)
+    }
+
+    @Test(.dependencies(on: box))
+    func seesACopyOfBox() {
+        #expect(DIContainer.resolve(Payments.self) is LivePayments)
+        #expect(DIContainer.current !== box)
+    }
+
+    @Test(.dependencies(on: box) { New(MockPayments() as Payments) })
+    func overridesAreNonisolatedHere() async {
+        // In a module without default isolation, the trait's registrations resolve on any thread.
+        let current = DIContainer.current
+        let offMain = await Task.detached { (try? current.tryResolve(Payments.self)) is MockPayments }.value
+        #expect(offMain)
+    }
+}
