@@ -26,7 +26,8 @@ extension DIContainer {
     public func validate() -> ValidationReport {
         let entries = Resolution.lock.withLock { () -> [(Entry, [Key])] in
             if Resolution.state.isResolving {
-                fatalError("DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
+                fatalError(
+                    "DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
             }
             bootstrapIfNeeded()
             return rootEntries.map { ($0, aliasKeys(of: $0)) }
@@ -147,7 +148,9 @@ extension DIContainer {
     /// The alias slots (not its own) `entry` serves in this container, in the order its aliases
     /// were registered. Lock held.
     private func aliasKeys(of entry: Entry) -> [Key] {
-        entry.spec.aliases.map { Key($0.type, name: entry.spec.name) }.filter { $0 != entry.key && slots[$0]?.entry === entry }
+        entry.spec.aliases.map { Key($0.type, name: entry.spec.name) }.filter {
+            $0 != entry.key && slots[$0]?.entry === entry
+        }
     }
 
     /// Copies the edges a probe recorded in the copies back to the source entries.
@@ -169,7 +172,8 @@ extension RegistrationSpec {
         return RegistrationInfo(
             typeName: TypeName.of(type), name: name, lifetime: lifetime,
             aliases: aliases.filter { served.contains(ObjectIdentifier($0.type)) }.map { TypeName.of($0.type) },
-            argumentTypes: factory.takesArguments ? [String(Factory.describeArguments(factory.argumentType).dropFirst().dropLast())] : [],
+            argumentTypes: factory.takesArguments
+                ? [String(Factory.describeArguments(factory.argumentType).dropFirst().dropLast())] : [],
             isMainActor: { if case .mainActor = factory.isolation { true } else { false } }(),
             isEager: isEager, fileID: fileID, line: line)
     }
@@ -192,7 +196,8 @@ extension RegistrationSpec {
             return ResolutionError(reason: .functionRegistered, key: key)
         }
         if factory.takesArguments, Factory.describeArguments(factory.argumentType).contains(".Type") {
-            return ResolutionError(reason: .argumentInferredAsMetatype(Factory.describeArguments(factory.argumentType)), key: key)
+            return ResolutionError(
+                reason: .argumentInferredAsMetatype(Factory.describeArguments(factory.argumentType)), key: key)
         }
         return nil
     }

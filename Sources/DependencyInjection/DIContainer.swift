@@ -182,11 +182,15 @@ extension DIContainer {
             for spec in module.plans {
                 installedCount += 1
                 let entry = Entry(spec, sequence: installedCount)
-                if let old = slots.updateValue(Slot(entry: entry, alias: nil), forKey: entry.key) { replaced.append(old) }
+                if let old = slots.updateValue(Slot(entry: entry, alias: nil), forKey: entry.key) {
+                    replaced.append(old)
+                }
                 // Registering a type as itself adds nothing: its own slot already serves it.
                 for alias in spec.aliases where alias.type != spec.type {
                     let slot = Slot(entry: entry, alias: alias)
-                    if let old = slots.updateValue(slot, forKey: Key(alias.type, name: spec.name)) { replaced.append(old) }
+                    if let old = slots.updateValue(slot, forKey: Key(alias.type, name: spec.name)) {
+                        replaced.append(old)
+                    }
                 }
                 if spec.isEager { eager.append(entry) }
             }

@@ -39,7 +39,9 @@ final class ValidationProbe: @unchecked Sendable {
                 Resolution.state.probe = self
                 defer { Resolution.state.probe = nil }
                 do throws(ResolutionError) {
-                    _ = try container.withResolutionScope { () throws(ResolutionError) in try container.provideValue(key) }
+                    _ = try container.withResolutionScope { () throws(ResolutionError) in
+                        try container.provideValue(key)
+                    }
                     outcomes.append(.resolved)
                 } catch {
                     outcomes.append(.failed(error))

@@ -70,10 +70,14 @@ extension DIContainer {
                 return nil
             case .resolveOnMainActor:
                 // Made on the main actor, and handed back like a freshly made value.
-                let made: Handoff<Any> = try await MainActor.run { Handoff(try self.resolveIsolated(to: MainActor.shared, key)) }
+                let made: Handoff<Any> = try await MainActor.run {
+                    Handoff(try self.resolveIsolated(to: MainActor.shared, key))
+                }
                 return made.value
             case .resolveOn(let actor):
-                let made: Handoff<Any> = try await Self.onActor(actor) { Handoff(try self.resolveIsolated(to: actor, key)) }
+                let made: Handoff<Any> = try await Self.onActor(actor) {
+                    Handoff(try self.resolveIsolated(to: actor, key))
+                }
                 return made.value
             case .wait(let making):
                 await making.wait()
@@ -137,7 +141,9 @@ extension DIContainer {
             let outcome = Result { () throws(ResolutionError) in
                 switch result {
                 case .success(let value):
-                    try withResolutionScope { () throws(ResolutionError) in try keepMade(value, of: entry, requested: requested) }
+                    try withResolutionScope { () throws(ResolutionError) in
+                        try keepMade(value, of: entry, requested: requested)
+                    }
                 case .failure(let error as ResolutionError):
                     throw error
                 case .failure(let error):

@@ -176,7 +176,9 @@ extension DIContainer {
             if !MainActorCheck.isOnMainActor { throw error(.mainActorRequired, for: requested) }
         case .globalActor(let actor, let name):
             // Made on its actor only; once made, the instance is shared like any other.
-            if kept == nil, Resolution.state.runningActor !== actor { throw error(.notYetMade(actor: name), for: requested) }
+            if kept == nil, Resolution.state.runningActor !== actor {
+                throw error(.notYetMade(actor: name), for: requested)
+            }
         }
         // A kept instance made with arguments may be asked for again without them.
         if arguments.type != factory.argumentType, !(arguments.isEmpty && kept != nil) {
@@ -187,7 +189,9 @@ extension DIContainer {
                 for: requested)
         }
         if let kept { return kept }
-        guard case .sync(let make) = factory.make else { throw error(.notYetMade(actor: factory.isolation.actorName), for: requested) }
+        guard case .sync(let make) = factory.make else {
+            throw error(.notYetMade(actor: factory.isolation.actorName), for: requested)
+        }
         if entry.isMaking { throw cycleError(reaching: entry, requested: requested) }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
             let value = try Self.call(make, resolver, arguments.values, key: requested, in: self)
@@ -211,7 +215,8 @@ extension DIContainer {
         _ entry: Entry, requested: Key, _ body: (Resolver) throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         let state = Resolution.state
-        guard state.frames.count < Resolution.maximumDepth, ThreadStack.remainingBytes() > Resolution.stackReserve else {
+        guard state.frames.count < Resolution.maximumDepth, ThreadStack.remainingBytes() > Resolution.stackReserve
+        else {
             throw error(.tooDeep(depth: state.frames.count), for: requested)
         }
         state.frames.append(.init(container: self, entry: entry, requested: requested))
@@ -226,7 +231,8 @@ extension DIContainer {
     /// Calls a user's closure; an error it throws that is not already a ``ResolutionError`` is
     /// wrapped in one that keeps it and names the path.
     static func call<R>(
-        _ closure: (Resolver, Any) throws -> R, _ resolver: Resolver, _ argument: Any, key: Key, in container: DIContainer
+        _ closure: (Resolver, Any) throws -> R, _ resolver: Resolver, _ argument: Any, key: Key,
+        in container: DIContainer
     ) throws(ResolutionError) -> R {
         do {
             return try closure(resolver, argument)
@@ -246,7 +252,9 @@ extension DIContainer {
             // While its action runs, the registration counts as being made again, so an action
             // that needs a new instance of its own registration is a cycle.
             try pending.container.run(pending.entry, requested: pending.requested) { resolver throws(ResolutionError) in
-                try Self.call({ try pending.action($1, $0) }, resolver, pending.value, key: pending.requested, in: pending.container)
+                try Self.call(
+                    { try pending.action($1, $0) }, resolver, pending.value, key: pending.requested,
+                    in: pending.container)
             }
         }
         // Released at the end, once the state is consistent: a `deinit` may resolve (and the

@@ -126,11 +126,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .optionalRegistration:
             return "'\(typeName)' is an Optional type and cannot be registered."
         case .factoryFailed:
-            return "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
+            return
+                "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
         case .mainActorRequired:
             return "\(subject) is made by a @MainActor factory and was resolved off the main actor."
         case .weakRequiresClass(let instanceType):
-            return "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
+            return
+                "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
         case .mutationDuringResolution(let operation):
             return "\(operation)() was called on a container while it was resolving \(subject)."
         case .notYetMade(let actor?):
@@ -143,7 +145,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .functionRegistered:
             return "\(subject) is a function type: the registration makes a function, not a service."
         case .argumentInferredAsMetatype(let arguments):
-            return "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
+            return
+                "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
         }
     }
 
@@ -156,7 +159,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                     + "there: a parent never sees its children's registrations.")
         }
         if !registeredNames.isEmpty {
-            lines.append("Registered names for '\(typeName)': \(registeredNames.map { "\"\($0)\"" }.joined(separator: ", ")).")
+            lines.append(
+                "Registered names for '\(typeName)': \(registeredNames.map { "\"\($0)\"" }.joined(separator: ", ")).")
         }
         if !conformingTypes.isEmpty {
             lines.append("Registered types that conform: \(conformingTypes.map { "'\($0)'" }.joined(separator: ", ")).")
@@ -191,11 +195,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .aliasNotConforming(let implementation):
             return "To fix, make '\(implementation)' conform to '\(typeName)', or remove '\(typeName).self' from `as:`."
         case .optionalRegistration:
-            return "To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered."
+            return
+                "To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered."
         case .factoryFailed:
-            return "To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
+            return
+                "To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
         case .mainActorRequired:
-            return "To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor."
+            return
+                "To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor."
         case .weakRequiresClass:
             return "To fix, register it as Shared or New, or make the factory return a class instance."
         case .mutationDuringResolution:
@@ -246,8 +253,10 @@ extension DIContainer {
         let isProtocol = Conformance.isExistential(key.type)
         let conforming =
             isProtocol
-            ? Set(rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of))
-                .sorted() : []
+            ? Set(
+                rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of)
+            )
+            .sorted() : []
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
             .subtracting(conforming).sorted()
         let suggestion: String
@@ -289,7 +298,8 @@ extension DIContainer {
         let start = frames.lastIndex { $0.entry === entry } ?? 0
         let cycle = frames[start...].compactMap { $0.entry == nil ? nil : $0.requested.displayName }
         return ResolutionError(
-            reason: .dependencyCycle(cycle: cycle + [requested.displayName]), key: requested, path: pathReaching(requested))
+            reason: .dependencyCycle(cycle: cycle + [requested.displayName]), key: requested,
+            path: pathReaching(requested))
     }
 
     private static func resembles(_ candidate: String, _ requested: String) -> Bool {
