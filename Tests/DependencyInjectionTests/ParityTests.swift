@@ -1,0 +1,258 @@
+import DependencyInjection
+import Testing
+
+// What users of Swinject, Factory and EasyDi rely on: autowiring, several onResolve actions,
+// optionals with arguments, value-type lazy wrappers, messages, unregister, projected values.
+
+private protocol Wallet: AnyObject {}
+private final class CardWallet: Wallet {}
+private final class Ledger { init() {} }
+private final class Till {
+    let payments: Wallet
+    let log: Ledger
+    init(payments: Wallet, log: Ledger) {
+        self.payments = payments
+        self.log = log
+    }
+}
+private protocol ReceiptSink: AnyObject {}
+private final class PaperReceipts: ReceiptSink {
+    let log: Ledger
+    init(log: Ledger) { self.log = log }
+}
+private final class Wiring {
+    var steps: [String] = []
+    init() {}
+}
+private final class Puppy { init() {} }
+private protocol Companion: AnyObject {}
+private struct Leash {}
+private final class LazyHolder {
+    @LazyInject var log: Ledger
+    init() {}
+}
+private struct Doghouse {
+    @MutableLazyInject var log: Ledger
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct AutowiringTests {
+    @Test func anInitializerIsRegisteredWithItsParametersResolvedByType() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(CardWallet() as Wallet)
+            Shared(Ledger.init)
+            Shared(Till.init)
+            New(PaperReceipts.init, as: ReceiptSink.self)
+        }
+        let checkout = try box.tryResolve(Till.self)
+        #expect(checkout.payments === (try box.tryResolve(Wallet.self)))
+        #expect(checkout.log === (try box.tryResolve(Ledger.self)))
+        #expect(try box.tryResolve(Till.self) === checkout)
+        let printer = try #require(try box.tryResolve(ReceiptSink.self) as? PaperReceipts)
+        #expect(printer.log === checkout.log)
+        #expect(try box.tryResolve(ReceiptSink.self) !== printer)
+        #expect(box.dependencyGraph().contains("->"))
+        #expect(box.validate().isValid)
+    }
+
+    @Test func aMissingParameterIsReportedWithItsPath() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(Ledger.init)
+            Shared(Till.init)
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Till.self) }
+        #expect(error.reason == .missingRegistration)
+        #expect(error.path == ["Till", "Wallet"])
+        let report = box.validate()
+        #expect(report.problems.map(\.registration) == ["Till"])
+    }
+
+    @Test func validateFlagsAFunctionTypeAndArgumentsInferredAsMetatypes() {
+        let box = DIContainer()
+        let makeDog: () -> Puppy = { Puppy() }
+        box.register {
+            // A closure that returns the function: the service is the function type itself.
+            Shared { () -> () -> Puppy in makeDog }
+            New { (_: Resolver, id: Any.Type) in Puppy() }.named("metatype")
+        }
+        let reasons = box.validate().problems.map(\.error.reason)
+        #expect(reasons.contains(.functionRegistered))
+        #expect(reasons.contains(.argumentInferredAsMetatype("(Any.Type)")))
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct OnResolveActionsTests {
+    @Test func everyActionRunsInTheOrderWritten() throws {
+        let box = DIContainer()
+        box.register {
+            New(Wiring.init)
+                .onResolve { wired, _ in wired.steps.append("first") }
+                .onResolve { wired, _ in wired.steps.append("second") }
+                .onResolve { wired, _ in wired.steps.append("third") }
+        }
+        #expect(try box.tryResolve(Wiring.self).steps == ["first", "second", "third"])
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct OptionalWithArgumentsTests {
+    @Test func anOptionalWithArgumentsIsNilWhenNothingIsRegistered() throws {
+        let box = DIContainer()
+        #expect(try box.tryResolve(ViewModelProtocol?.self, arguments: { "id" }) == nil)
+        #expect(box.resolve(ViewModelProtocol?.self, arguments: { "id" }) == nil)
+    }
+
+    @Test func anOptionalWithArgumentsIsTheValueWhenRegistered() throws {
+        let box = DIContainer()
+        box.register { New { (_, id: String) in ConcreteViewModel(id: id) as ViewModelProtocol } }
+        #expect(try box.tryResolve(ViewModelProtocol?.self, arguments: { "seven" })?.id == "seven")
+    }
+
+    @Test func anArgumentMismatchStaysAnError() throws {
+        let box = DIContainer()
+        box.register { New { (_, id: String) in ConcreteViewModel(id: id) as ViewModelProtocol } }
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryResolve(ViewModelProtocol?.self, arguments: { 7 })
+        }
+        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "(Int)"))
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct LazyWrapperTests {
+    @Test func mutableLazyInjectCopiesAreIndependentOnceSet() throws {
+        let box = DIContainer()
+        box.register { Shared(Ledger.init) }
+        let shared = try box.tryResolve(Ledger.self)
+        box.activate {
+            var first = Doghouse()
+            let second = first
+            let replacement = Ledger()
+            first.log = replacement
+            #expect(first.log === replacement)
+            #expect(second.log === shared)
+            #expect(second.log !== replacement)
+        }
+    }
+
+    @Test func theProjectedValueTellsWhetherItResolvedAndResolvesAgain() throws {
+        let box = DIContainer()
+        box.register { New(Ledger.init) }
+        let screen = box.activate { LazyHolder() }
+        #expect(!screen.$log.isResolved)
+        #expect(screen.$log.resolvedOrNil == nil)
+        let first = screen.log
+        #expect(screen.$log.isResolved)
+        #expect(screen.$log.resolvedOrNil === first)
+        #expect(screen.log === first)
+        screen.$log.reset()
+        #expect(!screen.$log.isResolved)
+        #expect(screen.log !== first)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct UnregisterTests {
+    @Test func unregisterRemovesOneSlotAndSaysWhetherThereWasOne() throws {
+        let box = DIContainer()
+        box.register { Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self) }
+        #expect(box.unregister(Router.self))
+        #expect(!box.unregister(Router.self))
+        #expect((try? box.tryResolve(Router.self)) == nil)
+        // The alias slot removed only itself: the registration still serves the others.
+        #expect(try box.tryResolve(DeeplinkHandler.self) === (try box.tryResolve(RouterImpl.self)))
+        box.register { Shared(MemoryStore.init, as: Store.self).named("cache") }
+        #expect(box.unregister(Store.self, name: "cache"))
+        #expect(try box.tryResolve(Store?.self, name: "cache") == nil)
+    }
+
+    @Test func theStaticFormActsOnCurrent() throws {
+        let box = DIContainer()
+        box.register { Shared(Engine.init) }
+        box.activate { #expect(DIContainer.unregister(Engine.self)) }
+        #expect((try? box.tryResolve(Engine.self)) == nil)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct MissingRegistrationMessageTests {
+    @Test func aMissingClassSuggestsItsInitializer() throws {
+        let error = try #require(throws: ResolutionError.self) { try DIContainer().tryResolve(Puppy.self) }
+        #expect(
+            error.description == """
+                No registration for 'Puppy'.
+                To fix, register it: container.register { Shared(Puppy.init) }
+                """)
+    }
+
+    @Test func aMissingProtocolWithoutConformingTypesGetsAPlaceholder() throws {
+        let error = try #require(throws: ResolutionError.self) {
+            try DIContainer().tryResolve(Companion.self, name: "cat")
+        }
+        #expect(
+            error.description == """
+                No registration for 'Companion' (name: "cat").
+                To fix, register it: container.register { Shared(<#instance#> as Companion).named("cat") }
+                """)
+    }
+
+    @Test func aMissingValueTypeGetsAPlaceholder() throws {
+        let error = try #require(throws: ResolutionError.self) { try DIContainer().tryResolve(Leash.self) }
+        #expect(
+            error.description == """
+                No registration for 'Leash'.
+                To fix, register it: container.register { Shared(<#Leash value#>) }
+                """)
+    }
+
+    @Test func theStaticAPINamesTheStaticForm() throws {
+        let error = try DIContainer().activate {
+            try #require(throws: ResolutionError.self) { try DIContainer.tryResolve(Puppy.self) }
+        }
+        #expect(error.description.hasSuffix("To fix, register it: DIContainer.register { Shared(Puppy.init) }"))
+    }
+
+    @Test func aDependencyAParentLookedForSaysSoAndHowToFixIt() throws {
+        let parent = DIContainer()
+        parent.register { Shared(Till.init) }
+        let child = DIContainer(parent: parent)
+        child.register {
+            Shared(CardWallet() as Wallet)
+            Shared(Ledger.init)
+        }
+        let error = try #require(throws: ResolutionError.self) { try child.tryResolve(Till.self) }
+        #expect(
+            error.description == """
+                No registration for 'Wallet'.
+                Resolution path: Till -> Wallet
+                'Till' is registered in a parent container, which made it and looked for 'Wallet' there: \
+                a parent never sees its children's registrations.
+                To fix, register 'Wallet' in the parent container, or register 'Till' in the child \
+                container too, so the child makes it with its own dependencies.
+                """)
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct GraphThroughOptionalsTests {
+    @Test func anEdgeToAnOptionalPointsAtTheWrappedType() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(Ledger.init)
+            Shared { resolve -> Wiring in
+                let log: Ledger? = resolve()
+                let wired = Wiring()
+                if log != nil { wired.steps.append("logged") }
+                return wired
+            }
+        }
+        #expect(try box.tryResolve(Wiring.self).steps == ["logged"])
+        let graph = box.dependencyGraph()
+        #expect(!graph.contains("Optional"))
+        #expect(!graph.contains("not registered"))
+        #expect(graph.contains("n2 -> n1;"))
+    }
+}
