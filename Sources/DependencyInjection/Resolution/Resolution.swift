@@ -247,6 +247,11 @@ extension DIContainer {
     /// (and those that running them queues), then lets go of the `Graph` instances.
     private func finishResolution() throws(ResolutionError) {
         let state = Resolution.state
+        // A resolution that made nothing (a kept instance) has nothing to finish.
+        guard !state.made.isEmpty || !state.graphValues.isEmpty || !state.pendingActions.isEmpty else {
+            state.origin = nil
+            return
+        }
         while !state.pendingActions.isEmpty {
             let pending = state.pendingActions.removeFirst()
             // While its action runs, the registration counts as being made again, so an action
