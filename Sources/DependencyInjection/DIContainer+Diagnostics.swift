@@ -189,12 +189,10 @@ extension RegistrationSpec {
         return factory.isAsync ? "its factory is async (prepare() makes it)" : nil
     }
 
-    /// A registration that can never be resolved as meant: a function type as the service, or
-    /// an argument inferred as a metatype (`New { _, id in … "\(id)" }` infers `Any.Type`).
+    /// A registration that can never be resolved as meant: an argument inferred as a metatype
+    /// (`New { _, id in … "\(id)" }` infers `Any.Type`). (A function type as the service is
+    /// refused when it is registered.)
     var validationProblem: ResolutionError? {
-        if Conformance.isFunction(type) {
-            return ResolutionError(reason: .functionRegistered, key: key)
-        }
         if factory.takesArguments, Factory.describeArguments(factory.argumentType).contains(".Type") {
             return ResolutionError(
                 reason: .argumentInferredAsMetatype(Factory.describeArguments(factory.argumentType)), key: key)

@@ -69,17 +69,27 @@ struct AutowiringTests {
         #expect(report.problems.map(\.registration) == ["Till"])
     }
 
-    @Test func validateFlagsAFunctionTypeAndArgumentsInferredAsMetatypes() {
+    @Test func aFunctionTypeAsTheServiceIsRefusedWhenRegistered() throws {
         let box = DIContainer()
         let makeDog: () -> Puppy = { Puppy() }
-        box.register {
-            // A closure that returns the function: the service is the function type itself.
-            Shared { () -> () -> Puppy in makeDog }
-            New { (_: Resolver, id: Any.Type) in Puppy() }.named("metatype")
+        // A closure that returns the function: the service is the function type itself.
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryRegister(Shared { () -> () -> Puppy in makeDog })
         }
-        let reasons = box.validate().problems.map(\.error.reason)
-        #expect(reasons.contains(.functionRegistered))
-        #expect(reasons.contains(.argumentInferredAsMetatype("(Any.Type)")))
+        #expect(error.reason == .functionRegistered)
+        #expect(
+            error.description == """
+                '() -> Puppy' is a function type: the registration makes a function, not a service.
+                To fix, register the initializer with its parameters registered as services \
+                (Shared(Checkout.init) resolves each one), or take arguments: New { resolve, id in Detail(id: id) }.
+                """)
+        #expect(box.registrations.isEmpty)
+    }
+
+    @Test func validateFlagsArgumentsInferredAsMetatypes() {
+        let box = DIContainer()
+        box.register { New { (_: Resolver, id: Any.Type) in Puppy() }.named("metatype") }
+        #expect(box.validate().problems.map(\.error.reason) == [.argumentInferredAsMetatype("(Any.Type)")])
     }
 }
 

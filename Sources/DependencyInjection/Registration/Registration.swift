@@ -347,6 +347,10 @@ struct RegistrationSpec {
         if isOptional(type) {
             return ResolutionError(reason: .optionalRegistration, key: key)
         }
+        // A function as the service is almost always an initializer registered whole.
+        if Conformance.isFunction(type) {
+            return ResolutionError(reason: .functionRegistered, key: key)
+        }
         for alias in aliases where Conformance.isSubtype(type, of: alias.type) == false {
             return ResolutionError(
                 reason: .aliasNotConforming(implementation: TypeName.of(type)), key: Key(alias.type, name: name))
