@@ -35,8 +35,45 @@ private struct Doghouse {
     @MutableLazyInject var log: Ledger
 }
 
+private final class P1 { init() {} }
+private final class P2 { init() {} }
+private final class P3 { init() {} }
+private final class P4 { init() {} }
+private final class P5 { init() {} }
+private final class P6 { init() {} }
+private final class P7 { init() {} }
+private final class P8 { init() {} }
+private final class P9 { init() {} }
+private final class P10 { init() {} }
+private final class TenParameters {
+    let parts: [AnyObject]
+    init(_ a: P1, _ b: P2, _ c: P3, _ d: P4, _ e: P5, _ f: P6, _ g: P7, _ h: P8, _ i: P9, _ j: P10) {
+        parts = [a, b, c, d, e, f, g, h, i, j]
+    }
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct AutowiringTests {
+    @Test func anInitializerWithTenParametersIsAutowired() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(P1.init)
+            Shared(P2.init)
+            Shared(P3.init)
+            Shared(P4.init)
+            Shared(P5.init)
+            Shared(P6.init)
+            Shared(P7.init)
+            Shared(P8.init)
+            Shared(P9.init)
+            Shared(P10.init)
+            New(TenParameters.init)
+        }
+        let made = try box.tryResolve(TenParameters.self)
+        #expect(made.parts.count == 10)
+        #expect(made.parts[9] === (try box.tryResolve(P10.self)))
+    }
+
     @Test func anInitializerIsRegisteredWithItsParametersResolvedByType() throws {
         let box = DIContainer()
         box.register {
