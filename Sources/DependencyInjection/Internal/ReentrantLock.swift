@@ -69,47 +69,62 @@ final class ReentrantLock: @unchecked Sendable {
 /// How much stack this thread has left: what lets a deep resolution be reported as an error
 /// before it overflows, whatever the thread's stack size (512 KiB on Apple's secondary threads).
 enum ThreadStack {
-    /// Each thread's lowest stack address, found once per thread (the lookup can be slow).
-    private static let lowestAddressKey: pthread_key_t = {
+    /// Each thread's lowest and highest stack address, found once per thread (the lookup can be
+    /// slow). The slots hold addresses as numbers, never dereferenced.
+    private static let lowestAddressKey = makeKey()
+    private static let highestAddressKey = makeKey()
+
+    private static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
         let status = pthread_key_create(&key, nil)
         precondition(status == 0, "DependencyInjection: pthread_key_create failed (\(status)).")
         return key
-    }()
+    }
 
-    /// Bytes of stack left below the caller's frame.
+    /// Bytes of stack left below the caller's frame; `Int.max` when that cannot be told.
     static func remainingBytes() -> Int {
         var marker: UInt8 = 0
         // The address is only compared, never dereferenced.
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
-        return Int(bitPattern: here &- lowestAddress)
+        let (lowest, highest) = bounds
+        // Outside the thread's stack (AddressSanitizer keeps locals on a fake stack of its own):
+        // the stack left cannot be told.
+        guard lowest < here, here <= highest else { return .max }
+        return Int(bitPattern: here &- lowest)
     }
 
-    private static var lowestAddress: UInt {
-        // The slot holds an address as a number (never dereferenced), or nothing yet.
-        if let cached = pthread_getspecific(lowestAddressKey) { return UInt(bitPattern: cached) }
-        let lowest = findLowestAddress()
+    private static var bounds: (UInt, UInt) {
+        if let lowest = pthread_getspecific(lowestAddressKey), let highest = pthread_getspecific(highestAddressKey) {
+            return (UInt(bitPattern: lowest), UInt(bitPattern: highest))
+        }
+        let (lowest, size) = findStack()
+        let highest = size > 0 ? lowest &+ size : 0
         pthread_setspecific(lowestAddressKey, UnsafeRawPointer(bitPattern: lowest))
-        return lowest
+        pthread_setspecific(highestAddressKey, UnsafeRawPointer(bitPattern: highest))
+        return (lowest, highest)
     }
 
-    private static func findLowestAddress() -> UInt {
+    /// The thread's lowest stack address and the stack's size; a size of 0 when unknown.
+    private static func findStack() -> (UInt, UInt) {
         #if canImport(Darwin)
             let thread = pthread_self()
-            return UInt(bitPattern: pthread_get_stackaddr_np(thread)) - UInt(pthread_get_stacksize_np(thread))
+            let size = UInt(pthread_get_stacksize_np(thread))
+            return (UInt(bitPattern: pthread_get_stackaddr_np(thread)) - size, size)
         #else
             // Swift's Glibc module leaves out the GNU extension `pthread_getattr_np`: it is looked
             // up by name. The cast is sound because the symbol has exactly this C signature.
             typealias GetAttributes = @convention(c) (pthread_t, UnsafeMutablePointer<pthread_attr_t>) -> Int32
-            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else { return 0 }
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pthread_getattr_np") else {
+                return (0, 0)
+            }
             let getAttributes = unsafeBitCast(symbol, to: GetAttributes.self)
             var attributes = pthread_attr_t()
             var address: UnsafeMutableRawPointer?
             var size = 0
-            guard getAttributes(pthread_self(), &attributes) == 0 else { return 0 }
+            guard getAttributes(pthread_self(), &attributes) == 0 else { return (0, 0) }
             defer { pthread_attr_destroy(&attributes) }
-            guard pthread_attr_getstack(&attributes, &address, &size) == 0 else { return 0 }
-            return UInt(bitPattern: address)
+            guard pthread_attr_getstack(&attributes, &address, &size) == 0 else { return (0, 0) }
+            return (UInt(bitPattern: address), UInt(size))
         #endif
     }
 }
