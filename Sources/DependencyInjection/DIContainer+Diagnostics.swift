@@ -116,7 +116,7 @@ extension DIContainer {
             var missing: [Key: String] = [:]
             for entry in roots {
                 let from = node(for: entry, external: false)
-                for dependency in entry.dependencies {
+                for dependency in entry.value.dependencies {
                     let to: String
                     if let (owner, slot) = lookup(dependency) {
                         to = node(for: slot.entry, external: owner !== self)
@@ -157,7 +157,7 @@ extension DIContainer {
     private func recordEdges(from copies: [ObjectIdentifier: Entry], of sources: [Entry]) {
         Resolution.lock.withLock {
             for source in sources {
-                for dependency in copies[ObjectIdentifier(source)]?.dependencies ?? [] {
+                for dependency in copies[ObjectIdentifier(source)]?.value.dependencies ?? [] {
                     source.recordDependency(on: dependency)
                 }
             }

@@ -19,18 +19,29 @@
 /// once, and a factory may resolve further dependencies (from this container, a parent, a child
 /// or another container) on its own thread without deadlock.
 public final class DIContainer: @unchecked Sendable {
-    // Unchecked: every `var` below is read and written only with `Resolution.lock` held.
+    // Unchecked: the mutable state is `registry`, guarded by `Resolution.lock`.
 
     /// The container this one falls back to for what it lacks.
     public let parent: DIContainer?
-    /// What each `(type, name)` resolves to.
-    var slots: [Key: Slot] = [:]
-    /// `registerDependencies()` has yet to run for this container.
-    private var needsBootstrap: Bool
-    /// Whether `reset()` arms `registerDependencies()` again (`shared`, and copies made from it).
-    private var bootstrapsAfterReset: Bool
-    /// How many registrations were installed, for ordering listings.
-    private var installedCount = 0
+    let registry: Locked<Registry>
+    /// How resolvers and lazy wrappers reach this container without keeping it alive.
+    let reference = ContainerReference()
+    /// What a container holds; read and written only with `Resolution.lock` held (see ``Locked``).
+    struct Registry {
+        /// What each `(type, name)` resolves to.
+        var slots: [Key: Slot] = [:]
+        /// `registerDependencies()` has yet to run for this container.
+        var needsBootstrap: Bool
+        /// Whether `reset()` arms `registerDependencies()` again (`shared`, and copies made from it).
+        var bootstrapsAfterReset: Bool
+        /// How many registrations were installed, for ordering listings.
+        var installedCount = 0
+    }
+
+    var slots: [Key: Slot] {
+        _read { yield registry.value.slots }
+        _modify { yield &registry.value.slots }
+    }
 
     /// The process-wide container. It runs `registerDependencies()` once before its first
     /// registration or resolution when `DIContainer` conforms to ``DependencyRegistering``.
@@ -50,9 +61,8 @@ public final class DIContainer: @unchecked Sendable {
 
     /// ``current``, with the lock held (so the resolution in progress, if any, is this thread's).
     static var currentLocked: DIContainer {
-        let state = Resolution.state
-        if let running = state.frames.last?.container { return running }
-        if state.anyTaskBinding, let bound = boundContainer.get() { return bound }
+        if let running = Resolution.state.frames.last?.container { return running }
+        if Resolution.state.anyTaskBinding, let bound = boundContainer.get() { return bound }
         return shared
     }
 
@@ -71,20 +81,25 @@ public final class DIContainer: @unchecked Sendable {
 
     init(parent: DIContainer?, bootstraps: Bool) {
         self.parent = parent
-        needsBootstrap = bootstraps
-        bootstrapsAfterReset = bootstraps
+        registry = Locked(Registry(needsBootstrap: bootstraps, bootstrapsAfterReset: bootstraps))
+        reference.container = self
+    }
+
+    deinit {
+        Resolution.lock.withLock { reference.container = nil }
     }
 
     /// Runs `registerDependencies()` if it is due, with this container current. Lock held.
     func bootstrapIfNeeded() {
-        guard needsBootstrap else { return }
-        needsBootstrap = false
+        guard registry.value.needsBootstrap else { return }
+        registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
         do { try withResolutionScope { registering.registerDependencies() } } catch { Self.fail(error) }
     }
 
     /// Traps with the error's message; on a `validate()` probe thread, reports it and parks the
     /// thread instead (a non-throwing factory cannot be unwound).
+    @usableFromInline
     static func fail(_ error: ResolutionError) -> Never {
         if let probe = Resolution.lock.withLock({ Resolution.state.probe }) { probe.parkAfterFailure(error) }
         fatalError(error.description)
@@ -176,12 +191,12 @@ extension DIContainer {
             let isEager = module.plans.contains { $0.isEager }
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
-            let before = isEager ? (slots, installedCount) : nil
+            let before = isEager ? registry.value : nil
             var replaced: [Slot] = []
             var eager: [Entry] = []
             for spec in module.plans {
-                installedCount += 1
-                let entry = Entry(spec, sequence: installedCount)
+                registry.value.installedCount += 1
+                let entry = Entry(spec, sequence: registry.value.installedCount)
                 if let old = slots.updateValue(Slot(entry: entry, alias: nil), forKey: entry.key) {
                     replaced.append(old)
                 }
@@ -200,7 +215,9 @@ extension DIContainer {
                     for entry in eager { _ = try provideValue(entry.key) }
                 }
             } catch {
-                (slots, installedCount) = before
+                let failed = registry.value
+                registry.value = before
+                withExtendedLifetime(failed) {}
                 throw error
             }
             return replaced
@@ -228,49 +245,48 @@ extension DIContainer {
     ///     let cache = DIContainer.resolve(Store.self, name: "cache")
     ///
     /// `Optional<T>` resolves to `nil` when `T` is not registered.
+    @inlinable
     public static func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        Resolution.lock.withLock { currentLocked.resolveOrFail(Key(T.self, name: name), .none) }
+        resolvedOrFail(type, name: name, .none)
     }
 
     /// Resolves a `T` made with arguments from ``current``; traps on failure.
     ///
     ///     DIContainer.resolve(ViewModelProtocol.self, arguments: { "id_goes_here" })
     ///     DIContainer.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }
+    @inlinable
     public static func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        let packed = Arguments(type: (repeat each Argument).self, values: arguments())
-        return Resolution.lock.withLock { currentLocked.resolveOrFail(Key(T.self, name: name), packed) }
+        resolvedOrFail(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()))
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
+    @inlinable
     public static func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try Resolution.lock.withLock { () throws(ResolutionError) -> T in
-            try currentLocked.resolveLocked(Key(T.self, name: name), .none)
-        }
+        try resolved(type, name: name, .none)
     }
 
     /// Resolves a `T` made with arguments from ``current``, throwing instead of trapping.
+    @inlinable
     public static func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
-        let packed = Arguments(type: (repeat each Argument).self, values: arguments())
-        return try Resolution.lock.withLock { () throws(ResolutionError) -> T in
-            try currentLocked.resolveLocked(Key(T.self, name: name), packed)
-        }
+        try resolved(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()))
     }
 
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        Resolution.lock.withLock { resolveOrFail(Key(T.self, name: name), .none) }
+        Self.resolvedOrFail(type, name: name, .none, from: self)
     }
 
     /// Resolves a `T` made with arguments; traps on failure.
+    @inlinable
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        let packed = Arguments(type: (repeat each Argument).self, values: arguments())
-        return Resolution.lock.withLock { resolveOrFail(Key(T.self, name: name), packed) }
+        Self.resolvedOrFail(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: self)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -280,25 +296,17 @@ extension DIContainer {
     ///     } catch {
     ///         print(error)   // the type, the name, the resolution path and a hint
     ///     }
+    @inlinable
     public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try Resolution.lock.withLock { () throws(ResolutionError) -> T in
-            try resolveLocked(Key(T.self, name: name), .none)
-        }
+        try Self.resolved(type, name: name, .none, from: self)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
+    @inlinable
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
-        let packed = Arguments(type: (repeat each Argument).self, values: arguments())
-        return try Resolution.lock.withLock { () throws(ResolutionError) -> T in
-            try resolveLocked(Key(T.self, name: name), packed)
-        }
-    }
-
-    /// ``resolveLocked(_:_:)``, trapping on failure. Lock held.
-    func resolveOrFail<T>(_ key: Key, _ arguments: Arguments) -> T {
-        do { return try resolveLocked(key, arguments) } catch { Self.fail(error) }
+        try Self.resolved(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: self)
     }
 }
 
@@ -321,9 +329,8 @@ extension DIContainer {
         // Inside a factory the running container takes precedence over the task's binding: make
         // this one the running container for the operation (this thread holds the lock anyway).
         return try Resolution.lock.withLock {
-            let state = Resolution.state
-            state.frames.append(.init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
-            defer { state.frames.removeLast() }
+            Resolution.state.frames.append(.init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+            defer { _ = Resolution.state.frames.removeLast() }
             return try Self.boundContainer.withValue(self, operation: operation)
         }
     }
@@ -367,7 +374,7 @@ extension DIContainer {
         let old = mutate("reset") { () -> [Key: Slot] in
             defer {
                 slots = [:]
-                needsBootstrap = bootstrapsAfterReset
+                registry.value.needsBootstrap = registry.value.bootstrapsAfterReset
             }
             return slots
         }
@@ -406,8 +413,8 @@ extension DIContainer {
         Resolution.lock.withLock {
             bootstrapIfNeeded()
             let copy = DIContainer(parent: parent?.isolatedCopy(copies: &copies), bootstraps: false)
-            copy.bootstrapsAfterReset = bootstrapsAfterReset
-            copy.installedCount = installedCount
+            copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
+            copy.registry.value.installedCount = registry.value.installedCount
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy()

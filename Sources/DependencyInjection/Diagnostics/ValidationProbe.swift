@@ -54,11 +54,11 @@ final class ValidationProbe: @unchecked Sendable {
     /// Reports `error` as the outcome of the key being probed and never returns. Called on the
     /// probe thread, which holds the lock in the middle of a resolution it will not return to.
     func parkAfterFailure(_ error: ResolutionError) -> Never {
-        let state = Resolution.state
         outcomes.append(.failed(error))
-        for frame in state.frames { frame.entry?.isMaking = false }
-        state.frames = []
-        state.probe = nil
+        let frames = Resolution.state.frames
+        for frame in frames { frame.entry?.value.isMaking = false }
+        Resolution.state.frames = []
+        Resolution.state.probe = nil
         container.abandonResolution()
         Resolution.lock.unlockCompletely()
         finished.signal()

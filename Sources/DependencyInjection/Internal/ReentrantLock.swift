@@ -128,3 +128,22 @@ enum ThreadStack {
         #endif
     }
 }
+
+/// Mutable state that only the thread holding ``Resolution/lock`` reads or writes.
+///
+/// Swift checks exclusive access to a class's stored `var` at run time, which costs a
+/// thread-local lookup per access (most of a resolve's time); `value` opts out of that check.
+class Locked<Value>: @unchecked Sendable {
+    // Unchecked, and sound, because of two invariants every use keeps:
+    // 1. `value` is read and written only with `Resolution.lock` held, so accesses from two
+    //    threads never overlap (the lock's acquire and release order them).
+    // 2. On the holding thread, no access is open while user code runs: each is one read, one
+    //    write or one in-place mutation of a standard collection, and a value that a write
+    //    replaces or removes is handed back to the caller and released after the access ends
+    //    (a `deinit` may resolve, and so access `value` again).
+    @exclusivity(unchecked) final var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+}

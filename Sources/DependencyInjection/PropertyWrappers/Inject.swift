@@ -13,6 +13,7 @@ public struct Inject<Value> {
     public let wrappedValue: Value
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
+    @inlinable
     public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }
@@ -32,6 +33,7 @@ public struct MutableInject<Value> {
     public var wrappedValue: Value
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
+    @inlinable
     public init(name: String? = nil) {
         wrappedValue = DIContainer.resolve(Value.self, name: name)
     }

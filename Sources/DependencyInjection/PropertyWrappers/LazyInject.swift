@@ -92,33 +92,32 @@ extension LazyInjection: Sendable where Value: Sendable {}
 final class LazyStorage<Value>: @unchecked Sendable {
     // Unchecked: `resolved` is read and written only with `Resolution.lock` held, the lock the
     // resolution itself takes, so the first resolution happens exactly once.
-    // Weak: an instance the container keeps must not keep the container alive through this.
-    private weak var container: DIContainer?
+    // Not the container: an instance the container keeps must not keep it alive through this.
+    private let reference: ContainerReference
     private let name: String?
     private var resolved: Value?
 
     init(name: String?) {
-        container = DIContainer.current
+        reference = DIContainer.current.reference
         self.name = name
     }
 
-    private init(container: DIContainer?, name: String?, resolved: Value?) {
-        self.container = container
+    private init(reference: ContainerReference, name: String?, resolved: Value?) {
+        self.reference = reference
         self.name = name
         self.resolved = resolved
     }
 
     func copy() -> LazyStorage {
-        Resolution.lock.withLock { LazyStorage(container: container, name: name, resolved: resolved) }
+        Resolution.lock.withLock { LazyStorage(reference: reference, name: name, resolved: resolved) }
     }
 
     var value: Value {
         get {
             Resolution.lock.withLock {
                 if let resolved { return resolved }
-                // The container is gone: resolve from the current one.
-                let source = container ?? DIContainer.currentLocked
-                let value: Value = source.resolveOrFail(Key(Value.self, name: name), .none)
+                // From the current container when its own is gone.
+                let value = DIContainer.resolvedOrFail(Value.self, name: name, .none, from: reference.container)
                 resolved = value
                 return value
             }

@@ -71,20 +71,24 @@ struct Factory: @unchecked Sendable {
 }
 
 /// A made value, as the container keeps it (see ``Factory``).
+@usableFromInline
 struct Box<Value> {
-    let value: Value
+    @usableFromInline let value: Value
 }
 
 extension Box: Sendable where Value: Sendable {}
 
 /// The arguments of one resolution: the tuple the caller's closure returned, and its type.
+@usableFromInline
 struct Arguments {
     let type: any Any.Type
     let values: Any
 
+    @usableFromInline
     static var none: Arguments { Arguments(type: Void.self, values: ()) }
 
     /// `values` is a tuple of the type `type`.
+    @usableFromInline
     init(type: any Any.Type, values: Any) {
         self.type = type
         self.values = values

@@ -92,11 +92,11 @@ extension DIContainer {
     private func nextAsyncStep(_ key: Key) throws(ResolutionError) -> AsyncStep {
         guard let (owner, slot) = lookup(key) else { return .resolve }
         let entry = slot.entry
-        let isKept = entry.kept(in: Resolution.state) != nil
+        let isKept = entry.kept != nil
         if case .async(let make) = entry.spec.factory.make, !isKept {
-            if let making = entry.making { return .wait(making) }
+            if let making = entry.value.making { return .wait(making) }
             // `Shared` instances are made once: later resolves wait for this one.
-            if entry.lifetime == .shared { entry.making = AsyncMaking() }
+            if entry.lifetime == .shared { entry.value.making = AsyncMaking() }
             return .make(owner, slot, make)
         }
         switch entry.spec.factory.isolation {
@@ -114,10 +114,9 @@ extension DIContainer {
     /// Provides `key` synchronously on `actor`, which its synchronous factory needs.
     private func resolveIsolated(to actor: any Actor, _ key: Key) throws -> Any {
         try Resolution.lock.withLock { () throws(ResolutionError) -> Any in
-            let state = Resolution.state
-            let previous = state.runningActor
-            state.runningActor = actor
-            defer { state.runningActor = previous }
+            let previous = Resolution.state.runningActor
+            Resolution.state.runningActor = actor
+            defer { Resolution.state.runningActor = previous }
             return try withResolutionScope { () throws(ResolutionError) in try provideValue(key) }
         }
     }
@@ -136,8 +135,8 @@ extension DIContainer {
             result = .failure(error)
         }
         let (making, outcome) = Resolution.lock.withLock { () -> (AsyncMaking?, Result<Void, ResolutionError>) in
-            let making = entry.making
-            entry.making = nil
+            let making = entry.value.making
+            entry.value.making = nil
             let outcome = Result { () throws(ResolutionError) in
                 switch result {
                 case .success(let value):

@@ -2,26 +2,31 @@
 ///
 /// Entries are retained like any object: by the container's table, by the frames of a
 /// resolution that runs them, by the `Graph` instances and queued actions of that resolution.
-final class Entry: @unchecked Sendable {
-    // Unchecked: every `var` below is read and written only with `Resolution.lock` held.
+final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
+    // Unchecked: its mutable state is `value`, guarded by `Resolution.lock` (see `Locked`).
+    /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
+    struct Instances {
+        /// The `Shared` instance (a `Box<Value>`), once made.
+        var shared: Any?
+        /// The `Weak` instance, while anything holds it.
+        weak var weakObject: AnyObject?
+        /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
+        var isMaking = false
+        /// An async factory of this entry running now: later async resolves await it.
+        var making: AsyncMaking?
+        /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
+        var dependencies: [Key] = []
+        var dependencySet: Set<Key> = []
+    }
+
     let spec: RegistrationSpec
     /// Its place in registration order within its container, for listings.
     let sequence: Int
-    /// The `Shared` instance (a `Box<Value>`), once made.
-    var shared: Any?
-    /// The `Weak` instance, while anything holds it.
-    weak var weakObject: AnyObject?
-    /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
-    var isMaking = false
-    /// An async factory of this entry running now: later async resolves await it.
-    var making: AsyncMaking?
-    /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
-    private(set) var dependencies: [Key] = []
-    private var dependencySet: Set<Key> = []
 
     init(_ spec: RegistrationSpec, sequence: Int) {
         self.spec = spec
         self.sequence = sequence
+        super.init(Instances())
     }
 
     var key: Key { spec.key }
@@ -35,36 +40,36 @@ final class Entry: @unchecked Sendable {
     var lifetime: Lifetime { spec.lifetime }
 
     func recordDependency(on key: Key) {
-        if dependencySet.insert(key).inserted { dependencies.append(key) }
+        if value.dependencySet.insert(key).inserted { value.dependencies.append(key) }
     }
 
     /// The instance this lifetime keeps, if any (`Graph`: the resolution in progress's).
-    func kept(in state: ResolutionState) -> Any? {
+    var kept: Any? {
         switch lifetime {
-        case .shared: return shared
+        case .shared: return value.shared
         case .new: return nil
-        case .graph: return state.graphValues[ObjectIdentifier(self)]?.value
-        case .weak: return weakObject.flatMap { spec.weak?.value($0) }
+        case .graph: return Resolution.state.graphValues[ObjectIdentifier(self)]?.value
+        case .weak: return value.weakObject.flatMap { spec.weak?.value($0) }
         }
     }
 
     /// Keeps a new instance as its lifetime says; what the resolution in progress stored is
     /// listed in `state.made`, so a failure can take it back.
-    func keep(_ value: Any, in state: ResolutionState) -> ResolutionError.Reason? {
+    func keep(_ made: Any) -> ResolutionError.Reason? {
         switch lifetime {
         case .shared:
-            shared = value
-            state.made.append(self)
+            value.shared = made
+            Resolution.state.made.append(self)
         case .new:
             break
         case .graph:
-            state.graphValues[ObjectIdentifier(self)] = (self, value)
+            Resolution.state.graphValues[ObjectIdentifier(self)] = (self, made)
         case .weak:
-            guard let weak = spec.weak, let object = weak.object(value) else {
-                return .weakRequiresClass(instanceType: spec.weak?.instanceTypeName(value) ?? TypeName.of(spec.type))
+            guard let weak = spec.weak, let object = weak.object(made) else {
+                return .weakRequiresClass(instanceType: spec.weak?.instanceTypeName(made) ?? TypeName.of(spec.type))
             }
-            weakObject = object
-            state.made.append(self)
+            value.weakObject = object
+            Resolution.state.made.append(self)
         }
         return nil
     }
@@ -73,17 +78,17 @@ final class Entry: @unchecked Sendable {
     /// consistent again (their `deinit` may resolve).
     func releaseInstances() -> Any? {
         defer {
-            shared = nil
-            weakObject = nil
+            value.shared = nil
+            value.weakObject = nil
         }
-        return shared ?? weakObject
+        return value.shared ?? value.weakObject
     }
 
     /// A copy with the same registration and recorded edges, and no instances.
     func freshCopy() -> Entry {
         let copy = Entry(spec, sequence: sequence)
-        copy.dependencies = dependencies
-        copy.dependencySet = dependencySet
+        copy.value.dependencies = value.dependencies
+        copy.value.dependencySet = value.dependencySet
         return copy
     }
 }

@@ -14,7 +14,12 @@ import Dispatch
 /// thread-local storage.
 enum Resolution {
     static let lock = ReentrantLock()
-    static let state = ResolutionState()
+    private static let storage = Locked(ResolutionState())
+    /// The resolution in progress; only the thread holding ``lock`` touches it (see ``Locked``).
+    static var state: ResolutionState {
+        _read { yield storage.value }
+        _modify { yield &storage.value }
+    }
     /// How many steps one resolution may take: far more than any real graph (a longer path is
     /// a cycle through many registrations).
     static let maximumDepth = 1000
@@ -24,7 +29,7 @@ enum Resolution {
 }
 
 /// Guarded by ``Resolution/lock``: read and written only by the thread that holds it.
-final class ResolutionState: @unchecked Sendable {
+struct ResolutionState {
     /// One step of the resolution in progress: a factory or `onResolve` action running for
     /// `entry` in `container`; `entry` is `nil` for a container made current mid-resolution
     /// (`activate`, `registerDependencies()`, a batch of `eager()` registrations).
@@ -68,68 +73,102 @@ final class ResolutionState: @unchecked Sendable {
 }
 
 extension DIContainer {
+    /// Resolves a `T` from `container` (``current`` when `nil`): what every typed API calls.
+    /// Inlinable, so that the cast to `Box<T>` is specialized in the caller's module.
+    @inlinable
+    static func resolved<T>(
+        _ type: T.Type, name: String?, _ arguments: Arguments, from container: DIContainer? = nil
+    ) throws(ResolutionError) -> T {
+        let value = try resolveBox(T.self, name: name, arguments, from: container)
+        // Every value of a slot of `T` is a `Box<T>` (see `Factory` and `AliasSpec`).
+        if case let box as Box<T> = value { return box.value }
+        throw boxMismatch(T.self, name: name, from: container)
+    }
+
+    /// The value (a `Box`) of `type` from `container` (``current`` when `nil`).
+    @usableFromInline
+    static func resolveBox(
+        _ type: any Any.Type, name: String?, _ arguments: Arguments, from container: DIContainer?
+    ) throws(ResolutionError) -> Any {
+        try Resolution.lock.withLock { () throws(ResolutionError) in
+            try (container ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
+        }
+    }
+
+    /// The error for a value that is not a `Box` of the type asked for (a library bug).
+    @usableFromInline
+    static func boxMismatch(_ type: any Any.Type, name: String?, from container: DIContainer?) -> ResolutionError {
+        let key = Key(type, name: name)
+        return Resolution.lock.withLock {
+            (container ?? currentLocked).error(.aliasNotConforming(implementation: key.typeName), for: key)
+        }
+    }
+
+    /// ``resolved(_:name:_:from:)``, trapping with the error's message on failure.
+    @inlinable
+    static func resolvedOrFail<T>(
+        _ type: T.Type, name: String?, _ arguments: Arguments, from container: DIContainer? = nil
+    ) -> T {
+        do { return try resolved(type, name: name, arguments, from: container) } catch { fail(error) }
+    }
+
     /// The one resolution path behind every API: the wrappers, the static API, `tryResolve`,
-    /// `eager()`, validation and the async API. Called with ``Resolution/lock`` held.
+    /// `eager()`, validation and the async API. Returns a `Box` of the requested type; called
+    /// with ``Resolution/lock`` held.
     ///
     /// At top level (no step in progress on this thread) the resolution is one transaction: once
     /// the value is made, queued `onResolve` actions run; if anything fails, every instance made
     /// on the way is dropped, and the container is as it was.
-    func resolveLocked<T>(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> T {
-        let state = Resolution.state
-        guard state.frames.isEmpty else { return try resolveStep(key, arguments) }
-        state.origin = self
-        do {
-            let value: T = try resolveStep(key, arguments)
-            try finishResolution()
-            return value
-        } catch {
-            abandonResolution()
-            throw error
+    func resolveLocked(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
+        guard !Resolution.state.frames.isEmpty else {
+            return try withResolutionScope(isFrame: false) { () throws(ResolutionError) in
+                try resolveStep(key, arguments)
+            }
         }
+        return try resolveStep(key, arguments)
     }
 
-    /// Runs `body` as part of one resolution made current in this container (a batch of eager
-    /// registrations, `registerDependencies()`, `activate` inside a factory): at top level it is
-    /// a transaction like ``resolveLocked(_:_:)``. Lock held.
-    func withResolutionScope<R>(_ body: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
-        let state = Resolution.state
-        let isTopLevel = state.frames.isEmpty
-        if isTopLevel { state.origin = self }
-        state.frames.append(.init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+    /// Runs `body` as part of one resolution made current in this container (`isFrame`: a
+    /// batch of eager registrations, `registerDependencies()`, `activate` inside a factory): at
+    /// top level it is a transaction like ``resolveLocked(_:_:)``. Lock held.
+    func withResolutionScope<R>(
+        isFrame: Bool = true, _ body: () throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R {
+        let isTopLevel = Resolution.state.frames.isEmpty
+        if isTopLevel { Resolution.state.origin = self }
+        if isFrame {
+            Resolution.state.frames.append(.init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+        }
         do {
-            let result = try body()
-            state.frames.removeLast()
+            let result: R
+            do {
+                defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
+                result = try body()
+            }
             if isTopLevel { try finishResolution() }
             return result
         } catch {
-            state.frames.removeLast()
             if isTopLevel { abandonResolution() }
             throw error
         }
     }
 
-    /// One step: looks `key` up here and in the ancestors, and provides it as a `T`.
-    private func resolveStep<T>(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> T {
+    /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`).
+    private func resolveStep(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
+        // The edge points at what serves the step: `key`, or for an optional `T?` the `T`.
         if let (owner, slot) = lookup(key) {
             recordDependency(on: key)
-            let value = try owner.provide(slot, requested: key, arguments)
-            // Every value of a slot of `T` is a `Box<T>` (see `Factory` and `AliasSpec`).
-            guard let box = value as? Box<T> else {
-                throw error(.aliasNotConforming(implementation: TypeName.of(slot.entry.spec.type)), for: key)
-            }
-            return box.value
+            return try owner.provide(slot, requested: key, arguments)
         }
-        // `T?` is the `T` that is registered, else `nil` (`T` is the optional type, so the casts hold).
-        if let optional = T.self as? any OptionalResolvable.Type {
-            let wrapped = Key(optional.wrappedType, name: key.name)
-            recordDependency(on: wrapped)
-            let value = try lookup(wrapped).map { (owner, slot) throws(ResolutionError) in
-                optional.some(try owner.provide(slot, requested: wrapped, arguments))
-            }
-            if let value = (value ?? optional.nothing) as? T { return value }
+        // `T?` is the `T` that is registered, else `nil`.
+        guard let optional = key.type as? any OptionalResolvable.Type else {
+            recordDependency(on: key)
+            throw missing(key)
         }
-        recordDependency(on: key)
-        throw missing(key)
+        let wrapped = Key(optional.wrappedType, name: key.name)
+        recordDependency(on: wrapped)
+        guard let (owner, slot) = lookup(wrapped) else { return optional.box(nil) }
+        return optional.box(try owner.provide(slot, requested: wrapped, arguments))
     }
 
     /// The value (a `Box`) of `key`, without arguments: for `eager()`, `validate()` and the
@@ -169,7 +208,7 @@ extension DIContainer {
 
     private func value(of entry: Entry, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
         let factory = entry.spec.factory
-        let kept = entry.kept(in: Resolution.state)
+        let kept = entry.kept
         switch factory.isolation {
         case .none: break
         case .mainActor:
@@ -192,7 +231,7 @@ extension DIContainer {
         guard case .sync(let make) = factory.make else {
             throw error(.notYetMade(actor: factory.isolation.actorName), for: requested)
         }
-        if entry.isMaking { throw cycleError(reaching: entry, requested: requested) }
+        if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
             let value = try Self.call(make, resolver, arguments.values, key: requested, in: self)
             try keepMade(value, of: entry, requested: requested)
@@ -203,7 +242,7 @@ extension DIContainer {
     /// Keeps a value `entry`'s factory made, as its lifetime says, and queues its `onResolve`
     /// actions for the end of the resolution.
     func keepMade(_ value: Any, of entry: Entry, requested: Key) throws(ResolutionError) {
-        if let problem = entry.keep(value, in: Resolution.state) { throw error(problem, for: requested) }
+        if let problem = entry.keep(value) { throw error(problem, for: requested) }
         for action in entry.spec.onResolve {
             Resolution.state.pendingActions.append(
                 .init(container: self, entry: entry, requested: requested, value: value, action: action))
@@ -214,16 +253,15 @@ extension DIContainer {
     private func run<R>(
         _ entry: Entry, requested: Key, _ body: (Resolver) throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
-        let state = Resolution.state
-        guard state.frames.count < Resolution.maximumDepth, ThreadStack.remainingBytes() > Resolution.stackReserve
-        else {
-            throw error(.tooDeep(depth: state.frames.count), for: requested)
+        let depth = Resolution.state.frames.count
+        guard depth < Resolution.maximumDepth, ThreadStack.remainingBytes() > Resolution.stackReserve else {
+            throw error(.tooDeep(depth: depth), for: requested)
         }
-        state.frames.append(.init(container: self, entry: entry, requested: requested))
-        entry.isMaking = true
+        Resolution.state.frames.append(.init(container: self, entry: entry, requested: requested))
+        entry.value.isMaking = true
         defer {
-            entry.isMaking = false
-            state.frames.removeLast()
+            entry.value.isMaking = false
+            _ = Resolution.state.frames.removeLast()
         }
         return try body(Resolver(self))
     }
@@ -246,14 +284,13 @@ extension DIContainer {
     /// Ends a top-level resolution that made its value: runs the queued `onResolve` actions
     /// (and those that running them queues), then lets go of the `Graph` instances.
     private func finishResolution() throws(ResolutionError) {
-        let state = Resolution.state
+        defer { Resolution.state.origin = nil }
         // A resolution that made nothing (a kept instance) has nothing to finish.
-        guard !state.made.isEmpty || !state.graphValues.isEmpty || !state.pendingActions.isEmpty else {
-            state.origin = nil
-            return
-        }
-        while !state.pendingActions.isEmpty {
-            let pending = state.pendingActions.removeFirst()
+        guard !Resolution.state.made.isEmpty || !Resolution.state.graphValues.isEmpty
+            || !Resolution.state.pendingActions.isEmpty
+        else { return }
+        while !Resolution.state.pendingActions.isEmpty {
+            let pending = Resolution.state.pendingActions.removeFirst()
             // While its action runs, the registration counts as being made again, so an action
             // that needs a new instance of its own registration is a cycle.
             try pending.container.run(pending.entry, requested: pending.requested) { resolver throws(ResolutionError) in
@@ -264,22 +301,20 @@ extension DIContainer {
         }
         // Released at the end, once the state is consistent: a `deinit` may resolve (and the
         // list of made entries may be the last owner of an entry replaced meanwhile).
-        let released = (state.graphValues, state.made)
-        state.graphValues = [:]
-        state.made = []
-        state.origin = nil
+        let released = (Resolution.state.graphValues, Resolution.state.made)
+        Resolution.state.graphValues = [:]
+        Resolution.state.made = []
         withExtendedLifetime(released) {}
     }
 
     /// Ends a top-level resolution that failed: drops what it made and what it queued.
     func abandonResolution() {
-        let state = Resolution.state
-        var released: [Any] = state.made.compactMap { $0.releaseInstances() }
-        released += [state.made, state.graphValues, state.pendingActions]
-        state.made = []
-        state.graphValues = [:]
-        state.pendingActions = []
-        state.origin = nil
+        var released: [Any] = Resolution.state.made.compactMap { $0.releaseInstances() }
+        released += [Resolution.state.made, Resolution.state.graphValues, Resolution.state.pendingActions]
+        Resolution.state.made = []
+        Resolution.state.graphValues = [:]
+        Resolution.state.pendingActions = []
+        Resolution.state.origin = nil
         withExtendedLifetime(released) {}
     }
 }
@@ -287,15 +322,13 @@ extension DIContainer {
 /// Lets resolution treat `Optional<T>` as "a `T` if one is registered, else `nil`".
 protocol OptionalResolvable {
     static var wrappedType: any Any.Type { get }
-    static var nothing: Self { get }
-    /// The optional of a `Box<Wrapped>`.
-    static func some(_ box: Any) -> Self
+    /// A `Box<Self>` holding the value of `box` (a `Box<Wrapped>`), or `nil`.
+    static func box(_ box: Any?) -> Any
 }
 
 extension Optional: OptionalResolvable {
     static var wrappedType: any Any.Type { Wrapped.self }
-    static var nothing: Self { nil }
-    static func some(_ box: Any) -> Self { (box as? Box<Wrapped>)?.value }
+    static func box(_ box: Any?) -> Any { Box<Self>(value: (box as? Box<Wrapped>)?.value) }
 }
 
 /// Whether code runs on the main actor, without trapping.

@@ -7,17 +7,18 @@
 /// Use it while the factory (or `onResolve`) runs. It does not keep the container alive: a
 /// resolver kept and used after its container was deallocated traps with a message saying so.
 public struct Resolver: Sendable {
-    // Weak: a factory's product that stored the resolver would otherwise keep its own container
-    // alive through the instance the container keeps.
-    private weak var container: DIContainer?
+    // Not the container itself: a factory's product that stored the resolver would otherwise keep
+    // its own container alive through the instance the container keeps.
+    private let reference: ContainerReference
 
     init(_ container: DIContainer) {
-        self.container = container
+        reference = container.reference
     }
 
-    /// The container, kept alive by the caller; a trap with a message once it is gone.
-    private var resolving: DIContainer {
-        guard let container else {
+    /// The container; a trap with a message once it is gone.
+    @usableFromInline
+    var resolving: DIContainer {
+        guard let container = Resolution.lock.withLock({ reference.container }) else {
             fatalError(
                 "DependencyInjection: a Resolver was used after its container was deallocated. Use the "
                     + "resolver a factory receives only while that factory (or onResolve) runs; to resolve "
@@ -27,11 +28,13 @@ public struct Resolver: Sendable {
     }
 
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
+    @inlinable
     public func callAsFunction<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
         resolving.resolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments; traps on failure.
+    @inlinable
     public func callAsFunction<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
@@ -42,14 +45,27 @@ public struct Resolver: Sendable {
     ///
     /// In a throwing factory, `try resolve.tryResolve()` passes a missing dependency or a cycle
     /// up to the caller's `tryResolve` instead of trapping.
+    @inlinable
     public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
         try resolving.tryResolve(type, name: name)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
+    @inlinable
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
         try resolving.tryResolve(type, name: name, arguments: arguments)
     }
+}
+
+/// How a ``Resolver`` or a lazy wrapper reaches its container without keeping it alive.
+///
+/// Not a `weak` reference: one would give the container a side table, and every retain and
+/// release of it on the resolution path would take the runtime's slow path.
+final class ContainerReference: @unchecked Sendable {
+    // Unchecked: `container` is read and written only with `Resolution.lock` held. The container
+    // sets it when made and clears it in its `deinit`, so it is `nil` once the container is gone;
+    // a read racing with the container's last release traps (`unowned(safe)`), never reads freed memory.
+    unowned(safe) var container: DIContainer?
 }
