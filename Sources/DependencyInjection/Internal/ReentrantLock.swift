@@ -10,13 +10,14 @@
     #error("DependencyInjection needs POSIX threads (Darwin, Glibc, Musl or Android).")
 #endif
 
-/// A lock that the thread holding it may take again: a recursive POSIX mutex.
+/// A lock that the thread holding it may take again (a recursive POSIX mutex), with the state it
+/// guards as its `value`.
 ///
 /// The one place in the library that touches memory by pointer. A factory resolves further
 /// dependencies, directly or through property wrappers, on the thread that already holds the
 /// lock, so it must be reentrant; a recursive `pthread_mutex_t` costs a few nanoseconds and
 /// allocates nothing (a `DispatchQueue.sync` with an identity check is ~20x slower on Linux).
-final class ReentrantLock: @unchecked Sendable {
+final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
     // Invariant that makes the pointer sound: a pthread mutex must never move, so it lives at a
     // heap address of its own, allocated and initialized here, destroyed and freed in `deinit`,
     // and never handed out.
@@ -24,7 +25,7 @@ final class ReentrantLock: @unchecked Sendable {
     /// How many times the owner holds the lock; read and written only by the owner.
     private var holdCount = 0
 
-    init() {
+    override init(_ state: State) {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -32,6 +33,7 @@ final class ReentrantLock: @unchecked Sendable {
         let status = pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
         precondition(status == 0, "DependencyInjection: pthread_mutex_init failed (\(status)).")
+        super.init(state)
     }
 
     deinit {

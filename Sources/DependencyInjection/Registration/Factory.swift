@@ -1,8 +1,8 @@
 /// How a registration makes its value, with the types erased: what the container stores.
 ///
-/// Values travel as `Box<Value>` inside `Any`, so that handing one back as the registered type is
-/// an exact-type cast (a protocol existential put in `Any` directly would be opened, and getting it
-/// back would need a conformance lookup every time).
+/// Values travel as `Box<Value>` objects, so that handing one back as the registered type is a
+/// class cast (a protocol existential put in `Any` would be opened, and getting it back would need
+/// a conformance lookup every time), and keeping or passing one on is a retain.
 struct Factory: @unchecked Sendable {
     // Unchecked: `sync` is not `@Sendable`. It is only ever called with the process-wide
     // resolution lock held (see `Resolution`), so it never runs concurrently with itself, even
@@ -34,8 +34,15 @@ struct Factory: @unchecked Sendable {
     }
 
     enum Make {
-        case sync((Resolver, Any) throws -> Any)
-        case async(@Sendable (Resolver) async throws -> sending Any)
+        case sync((Resolver, Any) throws -> AnyBox)
+        case async(@Sendable (Resolver) async throws -> sending AnyBox)
+
+        /// A synchronous factory of `Value`s, boxed (its arguments' tuple comes as `Any`).
+        static func boxing<Value>(_ make: @escaping (Resolver, Any) throws -> Value) -> Make {
+            // Looked up once here, not for every value made.
+            let box = Box<Value>.self
+            return .sync { resolver, arguments in box.init(value: try make(resolver, arguments)) }
+        }
     }
 
     /// The type of the arguments' tuple, `Void` for a factory without arguments.
@@ -72,11 +79,17 @@ struct Factory: @unchecked Sendable {
 
 /// A made value, as the container keeps it (see ``Factory``).
 @usableFromInline
-struct Box<Value> {
-    @usableFromInline let value: Value
-}
+class AnyBox {}
 
-extension Box: Sendable where Value: Sendable {}
+/// A made value of the type `Value` (see ``Factory``).
+@usableFromInline
+final class Box<Value>: AnyBox {
+    @usableFromInline let value: Value
+
+    required init(value: Value) {
+        self.value = value
+    }
+}
 
 /// The arguments of one resolution: the tuple the caller's closure returned, and its type.
 @usableFromInline

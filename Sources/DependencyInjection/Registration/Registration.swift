@@ -41,7 +41,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
-        self.init({ _ in make() }, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
+        self.init(
+            Factory(isolation: .init(isolation), .boxing { _, _ in make() }), aliases: repeat each aliases,
+            fileID: fileID, line: line)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -55,7 +57,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            Factory(isolation: .init(isolation), .sync { resolver, _ in Box(value: try make(resolver)) }),
+            Factory(isolation: .init(isolation), .boxing { resolver, _ in try make(resolver) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
@@ -122,7 +124,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            Factory(isolation: .mainActor, .sync { resolver, _ in try onMainActor { Box(value: try make(resolver)) } }),
+            Factory(isolation: .mainActor, .boxing { resolver, _ in try onMainActor { try make(resolver) } }),
             aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
@@ -272,12 +274,12 @@ private func argumentsFactory<Value, each Argument>(
 ) -> Factory {
     Factory(
         argumentType: (repeat each Argument).self, isolation: isolation,
-        .sync { resolver, values in
+        .boxing { resolver, values in
             // The resolution path checked that the tuple is of `argumentType`.
             guard let arguments = values as? (repeat each Argument) else {
                 preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
             }
-            return Box(value: try make(resolver, repeat each arguments))
+            return try make(resolver, repeat each arguments)
         })
 }
 
@@ -287,13 +289,13 @@ private func mainActorArgumentsFactory<Value, Failure: Error, each Argument>(
 ) -> Factory {
     Factory(
         argumentType: (repeat each Argument).self, isolation: .mainActor,
-        .sync { resolver, values in
+        .boxing { resolver, values in
             // The resolution path checked that the tuple is of `argumentType`.
             guard let arguments = values as? (repeat each Argument) else {
                 preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
             }
-            return try onMainActor(arguments) { (arguments: (repeat each Argument)) throws -> Box<Value> in
-                Box(value: try make(resolver, repeat each arguments))
+            return try onMainActor(arguments) { (arguments: (repeat each Argument)) throws -> Value in
+                try make(resolver, repeat each arguments)
             }
         })
 }
@@ -368,11 +370,11 @@ private func isOptional(_ type: any Any.Type) -> Bool {
 /// How a `Weak` registration keeps its `Box<Value>` values by a weak reference to the object.
 struct WeakHandling {
     /// The object in a value; `nil` when the value is not a class instance.
-    let object: (Any) -> AnyObject?
+    let object: (AnyBox) -> AnyObject?
     /// The value again, from the object.
-    let value: (AnyObject) -> Any?
+    let value: (AnyObject) -> AnyBox?
     /// The dynamic type of a value, for the message when it is not a class instance.
-    let instanceTypeName: (Any) -> String
+    let instanceTypeName: (AnyBox) -> String
 
     init<Value>(_: Value.Type) {
         object = { value in
@@ -391,7 +393,7 @@ struct AliasSpec {
     let type: any Any.Type
     /// `Box<Value>` in, `Box<Alias>` out; `nil` when the value is not an `Alias` (only where
     /// registration could not check conformance from the types).
-    let convert: (Any) -> Any?
+    let convert: (AnyBox) -> AnyBox?
 
     init<Value, Alias>(_: Value.Type, as _: Alias.Type) {
         type = Alias.self

@@ -63,19 +63,19 @@ extension DIContainer {
 
     /// The value of `key` (a `Box`) once an async factory or an actor made it; `nil` when a
     /// synchronous resolve here provides it.
-    private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> Any? {
+    private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox? {
         while true {
             switch try Resolution.lock.withLock({ () throws(ResolutionError) in try nextAsyncStep(key) }) {
             case .resolve:
                 return nil
             case .resolveOnMainActor:
                 // Made on the main actor, and handed back like a freshly made value.
-                let made: Handoff<Any> = try await MainActor.run {
+                let made: Handoff<AnyBox> = try await MainActor.run {
                     Handoff(try self.resolveIsolated(to: MainActor.shared, key))
                 }
                 return made.value
             case .resolveOn(let actor):
-                let made: Handoff<Any> = try await Self.onActor(actor) {
+                let made: Handoff<AnyBox> = try await Self.onActor(actor) {
                     Handoff(try self.resolveIsolated(to: actor, key))
                 }
                 return made.value
@@ -83,7 +83,7 @@ extension DIContainer {
                 await making.wait()
             case .make(let owner, let slot, let make):
                 let value = try await owner.runAsyncFactory(slot.entry, requested: key, make)
-                return slot.alias.map { $0.convert(value) as Any } ?? value
+                return slot.alias.flatMap { $0.convert(value) } ?? value
             }
         }
     }
@@ -112,8 +112,8 @@ extension DIContainer {
     }
 
     /// Provides `key` synchronously on `actor`, which its synchronous factory needs.
-    private func resolveIsolated(to actor: any Actor, _ key: Key) throws -> Any {
-        try Resolution.lock.withLock { () throws(ResolutionError) -> Any in
+    private func resolveIsolated(to actor: any Actor, _ key: Key) throws -> AnyBox {
+        try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
             let previous = Resolution.state.runningActor
             Resolution.state.runningActor = actor
             defer { Resolution.state.runningActor = previous }
@@ -123,10 +123,10 @@ extension DIContainer {
 
     /// Runs an async factory outside the lock, then keeps its value as the lifetime says.
     private func runAsyncFactory(
-        _ entry: Entry, requested: Key, _ make: @Sendable (Resolver) async throws -> sending Any,
+        _ entry: Entry, requested: Key, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
         isolation: isolated (any Actor)? = #isolation
-    ) async throws -> Any {
-        let result: Result<Any, any Error>
+    ) async throws -> AnyBox {
+        let result: Result<AnyBox, any Error>
         do {
             // While it runs, what it makes resolves its property wrappers from this container.
             Resolution.lock.withLock { Resolution.state.anyTaskBinding = true }
@@ -168,7 +168,7 @@ private enum AsyncStep {
     /// Another task is making it: wait, then look again.
     case wait(AsyncMaking)
     /// Run this async factory.
-    case make(DIContainer, Slot, @Sendable (Resolver) async throws -> sending Any)
+    case make(DIContainer, Slot, @Sendable (Resolver) async throws -> sending AnyBox)
 }
 
 /// An async factory's run in progress: later async resolves of the same entry wait for it.

@@ -7,7 +7,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
     struct Instances {
         /// The `Shared` instance (a `Box<Value>`), once made.
-        var shared: Any?
+        var shared: AnyBox?
         /// The `Weak` instance, while anything holds it.
         weak var weakObject: AnyObject?
         /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
@@ -44,7 +44,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     }
 
     /// The instance this lifetime keeps, if any (`Graph`: the resolution in progress's).
-    var kept: Any? {
+    var kept: AnyBox? {
         switch lifetime {
         case .shared: return value.shared
         case .new: return nil
@@ -55,7 +55,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
 
     /// Keeps a new instance as its lifetime says; what the resolution in progress stored is
     /// listed in `state.made`, so a failure can take it back.
-    func keep(_ made: Any) -> ResolutionError.Reason? {
+    func keep(_ made: AnyBox) -> ResolutionError.Reason? {
         switch lifetime {
         case .shared:
             value.shared = made

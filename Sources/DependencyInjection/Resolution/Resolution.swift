@@ -13,12 +13,11 @@ import Dispatch
 /// resolution in progress belongs to whichever thread holds the lock: it lives here, not in
 /// thread-local storage.
 enum Resolution {
-    static let lock = ReentrantLock()
-    private static let storage = Locked(ResolutionState())
+    static let lock = ReentrantLock(ResolutionState())
     /// The resolution in progress; only the thread holding ``lock`` touches it (see ``Locked``).
     static var state: ResolutionState {
-        _read { yield storage.value }
-        _modify { yield &storage.value }
+        _read { yield lock.value }
+        _modify { yield &lock.value }
     }
     /// How many steps one resolution may take: far more than any real graph (a longer path is
     /// a cycle through many registrations).
@@ -44,15 +43,15 @@ struct ResolutionState {
         let container: DIContainer
         let entry: Entry
         let requested: Key
-        let value: Any
-        let action: (Any, Resolver) throws -> Void
+        let value: AnyBox
+        let action: (AnyBox, Resolver) throws -> Void
     }
 
     var frames: [Frame] = []
     var pendingActions: [PendingAction] = []
     /// `Graph` instances of the resolution in progress; the entry is kept with its value so its
     /// identity cannot be reused by another entry while the value is here.
-    var graphValues: [ObjectIdentifier: (entry: Entry, value: Any)] = [:]
+    var graphValues: [ObjectIdentifier: (entry: Entry, value: AnyBox)] = [:]
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
@@ -81,7 +80,7 @@ extension DIContainer {
     ) throws(ResolutionError) -> T {
         let value = try resolveBox(T.self, name: name, arguments, from: container)
         // Every value of a slot of `T` is a `Box<T>` (see `Factory` and `AliasSpec`).
-        if case let box as Box<T> = value { return box.value }
+        if let box = value as? Box<T> { return box.value }
         throw boxMismatch(T.self, name: name, from: container)
     }
 
@@ -89,7 +88,7 @@ extension DIContainer {
     @usableFromInline
     static func resolveBox(
         _ type: any Any.Type, name: String?, _ arguments: Arguments, from container: DIContainer?
-    ) throws(ResolutionError) -> Any {
+    ) throws(ResolutionError) -> AnyBox {
         try Resolution.lock.withLock { () throws(ResolutionError) in
             try (container ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
         }
@@ -119,7 +118,7 @@ extension DIContainer {
     /// At top level (no step in progress on this thread) the resolution is one transaction: once
     /// the value is made, queued `onResolve` actions run; if anything fails, every instance made
     /// on the way is dropped, and the container is as it was.
-    func resolveLocked(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
+    func resolveLocked(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
         guard !Resolution.state.frames.isEmpty else {
             return try withResolutionScope(isFrame: false) { () throws(ResolutionError) in
                 try resolveStep(key, arguments)
@@ -154,7 +153,7 @@ extension DIContainer {
     }
 
     /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`).
-    private func resolveStep(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
+    private func resolveStep(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
         // The edge points at what serves the step: `key`, or for an optional `T?` the `T`.
         if let (owner, slot) = lookup(key) {
             recordDependency(on: key)
@@ -173,7 +172,7 @@ extension DIContainer {
 
     /// The value (a `Box`) of `key`, without arguments: for `eager()`, `validate()` and the
     /// async API. Call inside a resolution scope.
-    func provideValue(_ key: Key) throws(ResolutionError) -> Any {
+    func provideValue(_ key: Key) throws(ResolutionError) -> AnyBox {
         guard let (owner, slot) = lookup(key) else { throw missing(key) }
         return try owner.provide(slot, requested: key, .none)
     }
@@ -195,7 +194,7 @@ extension DIContainer {
     }
 
     /// A value of `slot`'s type (a `Box`), kept or made by this container, which owns the slot.
-    private func provide(_ slot: Slot, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
+    private func provide(_ slot: Slot, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
         let value = try value(of: slot.entry, requested: requested, arguments)
         guard let alias = slot.alias else { return value }
         // Registration checked that the value's type conforms; where it could not tell from the
@@ -206,7 +205,7 @@ extension DIContainer {
         return converted
     }
 
-    private func value(of entry: Entry, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> Any {
+    private func value(of entry: Entry, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
         let factory = entry.spec.factory
         let kept = entry.kept
         switch factory.isolation {
@@ -241,7 +240,7 @@ extension DIContainer {
 
     /// Keeps a value `entry`'s factory made, as its lifetime says, and queues its `onResolve`
     /// actions for the end of the resolution.
-    func keepMade(_ value: Any, of entry: Entry, requested: Key) throws(ResolutionError) {
+    func keepMade(_ value: AnyBox, of entry: Entry, requested: Key) throws(ResolutionError) {
         if let problem = entry.keep(value) { throw error(problem, for: requested) }
         for action in entry.spec.onResolve {
             Resolution.state.pendingActions.append(
@@ -268,8 +267,8 @@ extension DIContainer {
 
     /// Calls a user's closure; an error it throws that is not already a ``ResolutionError`` is
     /// wrapped in one that keeps it and names the path.
-    static func call<R>(
-        _ closure: (Resolver, Any) throws -> R, _ resolver: Resolver, _ argument: Any, key: Key,
+    static func call<Argument, R>(
+        _ closure: (Resolver, Argument) throws -> R, _ resolver: Resolver, _ argument: Argument, key: Key,
         in container: DIContainer
     ) throws(ResolutionError) -> R {
         do {
@@ -323,12 +322,12 @@ extension DIContainer {
 protocol OptionalResolvable {
     static var wrappedType: any Any.Type { get }
     /// A `Box<Self>` holding the value of `box` (a `Box<Wrapped>`), or `nil`.
-    static func box(_ box: Any?) -> Any
+    static func box(_ box: AnyBox?) -> AnyBox
 }
 
 extension Optional: OptionalResolvable {
     static var wrappedType: any Any.Type { Wrapped.self }
-    static func box(_ box: Any?) -> Any { Box<Self>(value: (box as? Box<Wrapped>)?.value) }
+    static func box(_ box: AnyBox?) -> AnyBox { Box<Self>(value: (box as? Box<Wrapped>)?.value) }
 }
 
 /// Whether code runs on the main actor, without trapping.
