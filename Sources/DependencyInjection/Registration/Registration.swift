@@ -307,24 +307,11 @@ private func onMainActor<Value>(_ body: @MainActor () throws -> Value) throws ->
 
 /// Runs `body` with `input` on the main actor, which the resolution path checked this code runs on.
 private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input) throws -> Value) throws -> Value {
-    let handoff = Handoff<Input, Value>(input)
-    try MainActor.assumeIsolated { handoff.output = try body(handoff.input) }
-    guard let output = handoff.output else {
-        preconditionFailure("DependencyInjection: a main-actor factory made nothing.")
-    }
-    return output
-}
-
-/// Carries a main-actor factory's input into `MainActor.assumeIsolated` and its result out
-/// (which only returns `Sendable` values).
-private final class Handoff<Input, Output>: @unchecked Sendable {
-    // Unchecked: made, written and read on one thread, the main actor's, within `onMainActor`.
-    let input: Input
-    var output: Output?
-
-    init(_ input: Input) {
-        self.input = input
-    }
+    let input = Handoff(input)
+    let output = Handoff<Value?>(nil)
+    try MainActor.assumeIsolated { output.value = try body(input.value) }
+    guard let value = output.value else { preconditionFailure("DependencyInjection: a main-actor factory made nothing.") }
+    return value
 }
 
 /// A registration with its types erased: what a container installs.

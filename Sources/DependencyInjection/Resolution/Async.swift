@@ -26,13 +26,10 @@ extension DIContainer {
     public func resolveAsync<T>(
         _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> T {
-        let key = Key(T.self, name: name)
-        guard let value = try await provideAsync(key) else { return try tryResolve(type, name: name) }
+        guard let value = try await provideAsync(Key(T.self, name: name)) else { return try tryResolve(type, name: name) }
         // Every value of a slot of `T` is a `Box<T>`.
-        guard let box = value as? Box<T> else {
-            throw Resolution.lock.withLock { error(.aliasNotConforming(implementation: "?"), for: key) }
-        }
-        return box.value
+        if let box = value as? Box<T> { return box.value }
+        throw Self.boxMismatch(T.self, name: name, from: self)
     }
 
     /// Makes every async, eager and actor-isolated `Shared` registration here and in the
@@ -50,12 +47,7 @@ extension DIContainer {
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for key in keys {
-                group.addTask {
-                    guard try await self.provideAsync(key) == nil else { return }
-                    try Resolution.lock.withLock { () throws(ResolutionError) in
-                        _ = try self.withResolutionScope { () throws(ResolutionError) in try self.provideValue(key) }
-                    }
-                }
+                group.addTask { if try await self.provideAsync(key) == nil { _ = try self.provideHere(key) } }
             }
             try await group.waitForAll()
         }
@@ -68,17 +60,9 @@ extension DIContainer {
             switch try Resolution.lock.withLock({ () throws(ResolutionError) in try nextAsyncStep(key) }) {
             case .resolve:
                 return nil
-            case .resolveOnMainActor:
-                // Made on the main actor, and handed back like a freshly made value.
-                let made: Handoff<AnyBox> = try await MainActor.run {
-                    Handoff(try self.resolveIsolated(to: MainActor.shared, key))
-                }
-                return made.value
             case .resolveOn(let actor):
-                let made: Handoff<AnyBox> = try await Self.onActor(actor) {
-                    Handoff(try self.resolveIsolated(to: actor, key))
-                }
-                return made.value
+                // Made on the actor its factory needs, and handed back like a freshly made value.
+                return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
             case .wait(let making):
                 await making.wait()
             case .make(let owner, let slot, let make):
@@ -100,7 +84,7 @@ extension DIContainer {
             return .make(owner, slot, make)
         }
         switch entry.spec.factory.isolation {
-        case .mainActor where !MainActorCheck.isOnMainActor: return .resolveOnMainActor
+        case .mainActor where !MainActorCheck.isOnMainActor: return .resolveOn(MainActor.shared)
         case .globalActor(let actor, _) where !isKept: return .resolveOn(actor)
         default: return .resolve
         }
@@ -111,8 +95,8 @@ extension DIContainer {
         try body()
     }
 
-    /// Provides `key` synchronously on `actor`, which its synchronous factory needs.
-    private func resolveIsolated(to actor: any Actor, _ key: Key) throws -> AnyBox {
+    /// Provides `key` synchronously, as one resolution; `actor` is the one this code runs on.
+    private func provideHere(_ key: Key, on actor: (any Actor)? = nil) throws -> AnyBox {
         try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
             let previous = Resolution.state.runningActor
             Resolution.state.runningActor = actor
@@ -134,26 +118,17 @@ extension DIContainer {
         } catch {
             result = .failure(error)
         }
-        let (making, outcome) = Resolution.lock.withLock { () -> (AsyncMaking?, Result<Void, ResolutionError>) in
-            let making = entry.value.making
-            entry.value.making = nil
-            let outcome = Result { () throws(ResolutionError) in
-                switch result {
-                case .success(let value):
-                    try withResolutionScope { () throws(ResolutionError) in
-                        try keepMade(value, of: entry, requested: requested)
-                    }
-                case .failure(let error as ResolutionError):
-                    throw error
-                case .failure(let error):
-                    throw self.error(.factoryFailed, for: requested, underlying: error)
-                }
+        let (making, outcome) = Resolution.lock.withLock { () -> (AsyncMaking?, Result<AnyBox, ResolutionError>) in
+            defer { entry.value.making = nil }
+            let outcome = Result { () throws(ResolutionError) -> AnyBox in
+                let value = try Self.call({ _, _ in try result.get() }, Resolver(self), (), key: requested, in: self)
+                try withResolutionScope { () throws(ResolutionError) in try keepMade(value, of: entry, requested: requested) }
+                return value
             }
-            return (making, outcome)
+            return (entry.value.making, outcome)
         }
         making?.finish()
-        try outcome.get()
-        return try result.get()
+        return try outcome.get()
     }
 }
 
@@ -161,9 +136,7 @@ extension DIContainer {
 private enum AsyncStep {
     /// Resolve synchronously: made already, or made by a nonisolated synchronous factory.
     case resolve
-    /// Resolve synchronously on the main actor.
-    case resolveOnMainActor
-    /// Resolve synchronously on this actor.
+    /// Resolve synchronously on this actor (the main actor, or another global actor).
     case resolveOn(any Actor)
     /// Another task is making it: wait, then look again.
     case wait(AsyncMaking)
@@ -197,10 +170,13 @@ final class AsyncMaking: @unchecked Sendable {
     }
 }
 
-/// A value made on another actor, handed back to the caller that asked for it.
-private struct Handoff<Value>: @unchecked Sendable {
-    // Unchecked: made by a factory for this one caller, and not used where it was made after.
-    let value: Value
+/// Carries a value across an isolation boundary that Swift cannot see through: into and out of
+/// a main-actor factory run under `MainActor.assumeIsolated`, and back from the actor an async
+/// resolve made a value on.
+final class Handoff<Value>: @unchecked Sendable {
+    // Unchecked: each handoff has one user at a time: it is written before the boundary is
+    // crossed and read after, never concurrently.
+    var value: Value
 
     init(_ value: Value) {
         self.value = value
