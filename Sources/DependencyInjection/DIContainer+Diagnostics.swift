@@ -4,9 +4,7 @@ extension DIContainer {
     ///     let report = DIContainer.validate()
     ///     print(report)          // readable in a terminal
     ///     assert(report.isValid)
-    public static func validate() -> ValidationReport {
-        current.validate()
-    }
+    public static func validate() -> ValidationReport { current.validate() }
 
     /// Resolves every registration in a throwaway copy and reports what failed.
     ///

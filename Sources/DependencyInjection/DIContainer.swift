@@ -55,9 +55,7 @@ public final class DIContainer: @unchecked Sendable {
     /// resolves its own property wrappers from it); otherwise the container bound to this task
     /// by ``activate(_:)-swift.method`` or ``withOverrides(_:operation:)-swift.type.method``;
     /// otherwise ``shared``.
-    public static var current: DIContainer {
-        Resolution.lock.withLock { currentLocked }
-    }
+    public static var current: DIContainer { Resolution.lock.withLock { currentLocked } }
 
     /// ``current``, with the lock held (so the resolution in progress, if any, is this thread's).
     static var currentLocked: DIContainer {
@@ -67,17 +65,13 @@ public final class DIContainer: @unchecked Sendable {
     }
 
     /// An empty, independent container. It never runs `registerDependencies()`.
-    public convenience init() {
-        self.init(parent: nil, bootstraps: false)
-    }
+    public convenience init() { self.init(parent: nil, bootstraps: false) }
 
     /// An empty container that falls back to `parent` for what it lacks.
     ///
     /// The parent never sees the child's registrations, and a service registered in the
     /// parent is made by the parent, with the parent's instances and dependencies.
-    public convenience init(parent: DIContainer) {
-        self.init(parent: parent, bootstraps: false)
-    }
+    public convenience init(parent: DIContainer) { self.init(parent: parent, bootstraps: false) }
 
     init(parent: DIContainer?, bootstraps: Bool) {
         self.parent = parent
@@ -85,9 +79,7 @@ public final class DIContainer: @unchecked Sendable {
         reference.container = self
     }
 
-    deinit {
-        Resolution.lock.withLock { reference.container = nil }
-    }
+    deinit { Resolution.lock.withLock { reference.container = nil } }
 
     /// Runs `registerDependencies()` if it is due, with this container current. Lock held.
     func bootstrapIfNeeded() {
@@ -126,9 +118,7 @@ extension DIContainer {
     }
 
     /// Registers a module on ``current``; traps on a registration error.
-    public static func register(_ module: Module) {
-        current.register(module)
-    }
+    public static func register(_ module: Module) { current.register(module) }
 
     /// Registers on ``current``, throwing instead of trapping; on error nothing changes.
     ///
@@ -143,24 +133,16 @@ extension DIContainer {
     }
 
     /// Registers a module on ``current``, throwing instead of trapping.
-    public static func tryRegister(_ module: Module) throws {
-        try current.tryRegister(module)
-    }
+    public static func tryRegister(_ module: Module) throws { try current.tryRegister(module) }
 
     /// Registers everything the builder lists; traps on a registration error.
-    public func register(@RegistrationBuilder _ registrations: () -> Module) {
-        register(registrations())
-    }
+    public func register(@RegistrationBuilder _ registrations: () -> Module) { register(registrations()) }
 
     /// Registers one registration; traps on a registration error.
-    public func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        register(Module(registration))
-    }
+    public func register<Value, Scope>(_ registration: Registration<Value, Scope>) { register(Module(registration)) }
 
     /// Registers a module; traps on a registration error.
-    public func register(_ module: Module) {
-        do { try install(module) } catch { Self.fail(error) }
-    }
+    public func register(_ module: Module) { do { try install(module) } catch { Self.fail(error) } }
 
     /// Registers everything the builder lists, throwing instead of trapping.
     public func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws {
@@ -176,9 +158,7 @@ extension DIContainer {
     ///
     /// Every registration is checked before any is installed, and `eager()` registrations are
     /// made once all are installed; if anything fails, the container is left as it was.
-    public func tryRegister(_ module: Module) throws {
-        try install(module)
-    }
+    public func tryRegister(_ module: Module) throws { try install(module) }
 
     /// The registration path behind every API that takes registrations.
     private func install(_ module: Module) throws(ResolutionError) {
@@ -286,7 +266,8 @@ extension DIContainer {
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        Self.resolvedOrFail(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: self)
+        Self.resolvedOrFail(
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: self)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -306,7 +287,8 @@ extension DIContainer {
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
-        try Self.resolved(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: self)
+        try Self.resolved(
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: self)
     }
 }
 
@@ -329,7 +311,8 @@ extension DIContainer {
         // Inside a factory the running container takes precedence over the task's binding: make
         // this one the running container for the operation (this thread holds the lock anyway).
         return try Resolution.lock.withLock {
-            Resolution.state.frames.append(.init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+            Resolution.state.frames.append(
+                .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
             defer { _ = Resolution.state.frames.removeLast() }
             return try Self.boundContainer.withValue(self, operation: operation)
         }
@@ -351,14 +334,10 @@ extension DIContainer {
     ///
     /// For ``shared`` (and copies of it), `registerDependencies()` runs again before the next
     /// registration or resolution.
-    public static func reset() {
-        current.reset()
-    }
+    public static func reset() { current.reset() }
 
     /// Drops the cached `Shared` and `Weak` instances of ``current``; keeps the registrations.
-    public static func releaseInstances() {
-        current.releaseInstances()
-    }
+    public static func releaseInstances() { current.releaseInstances() }
 
     /// Removes the registration of `type` (with `name`) from ``current``; `true` when there was one.
     ///

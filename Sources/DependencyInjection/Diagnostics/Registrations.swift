@@ -5,9 +5,7 @@
 public struct Registrations: RandomAccessCollection, Sendable, CustomStringConvertible {
     let elements: [RegistrationInfo]
 
-    init(_ elements: [RegistrationInfo]) {
-        self.elements = elements
-    }
+    init(_ elements: [RegistrationInfo]) { self.elements = elements }
 
     public var startIndex: Int { elements.startIndex }
     public var endIndex: Int { elements.endIndex }

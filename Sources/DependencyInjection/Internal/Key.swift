@@ -11,9 +11,7 @@ struct Key: Hashable, Sendable {
         self.type = type
     }
 
-    static func == (lhs: Key, rhs: Key) -> Bool {
-        lhs.typeID == rhs.typeID && lhs.name == rhs.name
-    }
+    static func == (lhs: Key, rhs: Key) -> Bool { lhs.typeID == rhs.typeID && lhs.name == rhs.name }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(typeID)

@@ -151,7 +151,5 @@ class Locked<Value>: @unchecked Sendable {
         @exclusivity(unchecked) final var value: Value
     #endif
 
-    init(_ value: Value) {
-        self.value = value
-    }
+    init(_ value: Value) { self.value = value }
 }

@@ -14,9 +14,7 @@ public struct Inject<Value> {
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
     @inlinable
-    public init(name: String? = nil) {
-        wrappedValue = DIContainer.resolve(Value.self, name: name)
-    }
+    public init(name: String? = nil) { wrappedValue = DIContainer.resolve(Value.self, name: name) }
 }
 
 extension Inject: Sendable where Value: Sendable {}
@@ -34,9 +32,7 @@ public struct MutableInject<Value> {
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
     @inlinable
-    public init(name: String? = nil) {
-        wrappedValue = DIContainer.resolve(Value.self, name: name)
-    }
+    public init(name: String? = nil) { wrappedValue = DIContainer.resolve(Value.self, name: name) }
 }
 
 extension MutableInject: Sendable where Value: Sendable {}

@@ -13,19 +13,13 @@ public struct LazyInject<Value> {
     let storage: LazyStorage<Value>
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
-    public init(name: String? = nil) {
-        storage = LazyStorage(name: name)
-    }
+    public init(name: String? = nil) { storage = LazyStorage(name: name) }
 
     /// The dependency, resolved on first access.
-    public var wrappedValue: Value {
-        storage.value
-    }
+    public var wrappedValue: Value { storage.value }
 
     /// What `$property` gives: whether it resolved yet, and resolving again.
-    public var projectedValue: LazyInjection<Value> {
-        LazyInjection(storage: storage)
-    }
+    public var projectedValue: LazyInjection<Value> { LazyInjection(storage: storage) }
 }
 
 extension LazyInject: Sendable where Value: Sendable {}
@@ -45,9 +39,7 @@ public struct MutableLazyInject<Value> {
     private var storage: LazyStorage<Value>
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
-    public init(name: String? = nil) {
-        storage = LazyStorage(name: name)
-    }
+    public init(name: String? = nil) { storage = LazyStorage(name: name) }
 
     /// The dependency, resolved on first access unless a value was set before.
     public var wrappedValue: Value {
@@ -60,9 +52,7 @@ public struct MutableLazyInject<Value> {
     }
 
     /// What `$property` gives: whether it resolved (or was set) yet, and resolving again.
-    public var projectedValue: LazyInjection<Value> {
-        LazyInjection(storage: storage)
-    }
+    public var projectedValue: LazyInjection<Value> { LazyInjection(storage: storage) }
 }
 
 extension MutableLazyInject: Sendable where Value: Sendable {}
@@ -122,9 +112,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
                 return value
             }
         }
-        set {
-            Resolution.lock.withLock { resolved = newValue }
-        }
+        set { Resolution.lock.withLock { resolved = newValue } }
     }
 
     var current: Value? { Resolution.lock.withLock { resolved } }

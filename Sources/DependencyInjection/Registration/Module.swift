@@ -17,19 +17,13 @@ public struct Module: @unchecked Sendable {
     // Unchecked for the same reason as `Registration`.
     var plans: [RegistrationSpec]
 
-    init(plans: [RegistrationSpec]) {
-        self.plans = plans
-    }
+    init(plans: [RegistrationSpec]) { self.plans = plans }
 
     /// A module of the registrations and modules the builder lists.
-    public init(@RegistrationBuilder _ content: () -> Module) {
-        self = content()
-    }
+    public init(@RegistrationBuilder _ content: () -> Module) { self = content() }
 
     /// A module of one registration.
-    public init<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        self.init(plans: [registration.spec])
-    }
+    public init<Value, Scope>(_ registration: Registration<Value, Scope>) { self.init(plans: [registration.spec]) }
 }
 
 /// Builds a ``Module`` from registrations and modules, with `if`, `if/else`, `for` and `#if`.
@@ -41,37 +35,23 @@ public enum RegistrationBuilder {
     }
 
     /// Takes a module as it is, so modules nest.
-    public static func buildExpression(_ module: Module) -> Module {
-        module
-    }
+    public static func buildExpression(_ module: Module) -> Module { module }
 
     /// Joins the lines of a block, in order.
-    public static func buildBlock(_ components: Module...) -> Module {
-        buildArray(components)
-    }
+    public static func buildBlock(_ components: Module...) -> Module { buildArray(components) }
 
     /// Joins the modules a `for` loop made, in order.
-    public static func buildArray(_ components: [Module]) -> Module {
-        Module(plans: components.flatMap(\.plans))
-    }
+    public static func buildArray(_ components: [Module]) -> Module { Module(plans: components.flatMap(\.plans)) }
 
     /// An `if` without `else`: its module, or nothing.
-    public static func buildOptional(_ component: Module?) -> Module {
-        component ?? Module(plans: [])
-    }
+    public static func buildOptional(_ component: Module?) -> Module { component ?? Module(plans: []) }
 
     /// The first branch of an `if`/`else` or `switch`.
-    public static func buildEither(first component: Module) -> Module {
-        component
-    }
+    public static func buildEither(first component: Module) -> Module { component }
 
     /// The second branch of an `if`/`else` or `switch`.
-    public static func buildEither(second component: Module) -> Module {
-        component
-    }
+    public static func buildEither(second component: Module) -> Module { component }
 
     /// A block inside `if #available`.
-    public static func buildLimitedAvailability(_ component: Module) -> Module {
-        component
-    }
+    public static func buildLimitedAvailability(_ component: Module) -> Module { component }
 }

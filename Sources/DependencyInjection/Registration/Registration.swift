@@ -310,7 +310,9 @@ private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input
     let input = Handoff(input)
     let output = Handoff<Value?>(nil)
     try MainActor.assumeIsolated { output.value = try body(input.value) }
-    guard let value = output.value else { preconditionFailure("DependencyInjection: a main-actor factory made nothing.") }
+    guard let value = output.value else {
+        preconditionFailure("DependencyInjection: a main-actor factory made nothing.")
+    }
     return value
 }
 

@@ -18,15 +18,15 @@ extension DIContainer {
     /// the property wrappers return them.
     ///
     ///     try await DIContainer.prepare()
-    public static func prepare() async throws {
-        try await current.prepare()
-    }
+    public static func prepare() async throws { try await current.prepare() }
 
     /// Resolves a `T`, awaiting its factory if it is async or isolated to an actor.
     public func resolveAsync<T>(
         _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> T {
-        guard let value = try await provideAsync(Key(T.self, name: name)) else { return try tryResolve(type, name: name) }
+        guard let value = try await provideAsync(Key(T.self, name: name)) else {
+            return try tryResolve(type, name: name)
+        }
         // Every value of a slot of `T` is a `Box<T>`.
         if let box = value as? Box<T> { return box.value }
         throw Self.boxMismatch(T.self, name: name, from: self)
@@ -91,9 +91,7 @@ extension DIContainer {
     }
 
     /// Runs `body` on `actor`.
-    private static func onActor<R>(_ actor: isolated any Actor, _ body: () throws -> R) rethrows -> R {
-        try body()
-    }
+    private static func onActor<R>(_ actor: isolated any Actor, _ body: () throws -> R) rethrows -> R { try body() }
 
     /// Provides `key` synchronously, as one resolution; `actor` is the one this code runs on.
     private func provideHere(_ key: Key, on actor: (any Actor)? = nil) throws -> AnyBox {
@@ -122,7 +120,9 @@ extension DIContainer {
             defer { entry.value.making = nil }
             let outcome = Result { () throws(ResolutionError) -> AnyBox in
                 let value = try Self.call({ _, _ in try result.get() }, Resolver(self), (), key: requested, in: self)
-                try withResolutionScope { () throws(ResolutionError) in try keepMade(value, of: entry, requested: requested) }
+                try withResolutionScope { () throws(ResolutionError) in
+                    try keepMade(value, of: entry, requested: requested)
+                }
                 return value
             }
             return (entry.value.making, outcome)
@@ -178,7 +178,5 @@ final class Handoff<Value>: @unchecked Sendable {
     // crossed and read after, never concurrently.
     var value: Value
 
-    init(_ value: Value) {
-        self.value = value
-    }
+    init(_ value: Value) { self.value = value }
 }

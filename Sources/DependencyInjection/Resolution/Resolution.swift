@@ -136,7 +136,8 @@ extension DIContainer {
         let isTopLevel = Resolution.state.frames.isEmpty
         if isTopLevel { Resolution.state.origin = self }
         if isFrame {
-            Resolution.state.frames.append(.init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+            Resolution.state.frames.append(
+                .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
         }
         do {
             let result: R
@@ -189,9 +190,7 @@ extension DIContainer {
     }
 
     /// Records `key` as a dependency of the step in progress (an edge of the dependency graph).
-    private func recordDependency(on key: Key) {
-        Resolution.state.frames.last?.entry?.recordDependency(on: key)
-    }
+    private func recordDependency(on key: Key) { Resolution.state.frames.last?.entry?.recordDependency(on: key) }
 
     /// A value of `slot`'s type (a `Box`), kept or made by this container, which owns the slot.
     private func provide(_ slot: Slot, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
@@ -285,8 +284,9 @@ extension DIContainer {
     private func finishResolution() throws(ResolutionError) {
         defer { Resolution.state.origin = nil }
         // A resolution that made nothing (a kept instance) has nothing to finish.
-        guard !Resolution.state.made.isEmpty || !Resolution.state.graphValues.isEmpty
-            || !Resolution.state.pendingActions.isEmpty
+        guard
+            !Resolution.state.made.isEmpty || !Resolution.state.graphValues.isEmpty
+                || !Resolution.state.pendingActions.isEmpty
         else { return }
         while !Resolution.state.pendingActions.isEmpty {
             let pending = Resolution.state.pendingActions.removeFirst()

@@ -87,9 +87,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// Names registered for the requested type, when the requested name is not among them.
     public var registeredNames: [String] { details.registeredNames }
 
-    init(_ details: Details) {
-        storage = Storage(details)
-    }
+    init(_ details: Details) { storage = Storage(details) }
 
     init(reason: Reason, key: Key, path: [String] = [], underlyingError: (any Error)? = nil) {
         self.init(Details(reason: reason, key: key, path: path, underlyingError: underlyingError))

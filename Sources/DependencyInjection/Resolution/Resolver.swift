@@ -11,9 +11,7 @@ public struct Resolver: Sendable {
     // its own container alive through the instance the container keeps.
     private let reference: ContainerReference
 
-    init(_ container: DIContainer) {
-        reference = container.reference
-    }
+    init(_ container: DIContainer) { reference = container.reference }
 
     /// The container; a trap with a message once it is gone.
     @usableFromInline
