@@ -165,9 +165,7 @@ extension DIContainer {
         let replaced = try Resolution.lock.withLock { () throws(ResolutionError) -> [Slot] in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
-            for spec in module.plans {
-                if let problem = spec.problem() { throw problem }
-            }
+            if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
             let isEager = module.plans.contains { $0.isEager }
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
@@ -177,13 +175,10 @@ extension DIContainer {
             for spec in module.plans {
                 registry.value.installedCount += 1
                 let entry = Entry(spec, sequence: registry.value.installedCount)
-                if let old = slots.updateValue(Slot(entry: entry, alias: nil), forKey: entry.key) {
-                    replaced.append(old)
-                }
                 // Registering a type as itself adds nothing: its own slot already serves it.
-                for alias in spec.aliases where alias.type != spec.type {
-                    let slot = Slot(entry: entry, alias: alias)
-                    if let old = slots.updateValue(slot, forKey: Key(alias.type, name: spec.name)) {
+                let aliases = spec.aliases.filter { $0.type != spec.type }.map { (Key($0.type, name: spec.name), $0) }
+                for (key, alias) in [(entry.key, nil)] + aliases {
+                    if let old = slots.updateValue(Slot(entry: entry, alias: alias), forKey: key) {
                         replaced.append(old)
                     }
                 }
@@ -351,10 +346,7 @@ extension DIContainer {
     /// Forgets every registration and instance.
     public func reset() {
         let old = mutate("reset") { () -> [Key: Slot] in
-            defer {
-                slots = [:]
-                registry.value.needsBootstrap = registry.value.bootstrapsAfterReset
-            }
+            defer { (slots, registry.value.needsBootstrap) = ([:], registry.value.bootstrapsAfterReset) }
             return slots
         }
         withExtendedLifetime(old) {}

@@ -124,7 +124,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            Factory(isolation: .mainActor, .boxing { resolver, _ in try onMainActor { try make(resolver) } }),
+            Factory(isolation: .mainActor, .boxing { resolver, _ in try onMainActor(resolver) { try make($0) } }),
             aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
@@ -188,11 +188,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     ///     Shared(PostgresStore.init, as: Store.self).named("primary")
     ///     DIContainer.resolve(Store.self, name: "primary")
-    public func named(_ name: String) -> Self {
-        var copy = self
-        copy.spec.name = name
-        return copy
-    }
+    public func named(_ name: String) -> Self { changing { $0.name = name } }
 
     /// Runs `action` for each new instance, once the resolution that made it has made
     /// everything it needs, and before that resolution returns.
@@ -208,11 +204,18 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// Several actions run in the order written. If one throws, the resolution fails and the
     /// instances it made are dropped, so the next resolve makes them (and runs the actions) again.
     public func onResolve(_ action: @escaping (Value, Resolver) throws -> Void) -> Self {
-        var copy = self
-        copy.spec.onResolve.append { value, resolver in
+        changing {
             // Every value of this registration is a `Box<Value>` (see `Factory`).
-            if let box = value as? Box<Value> { try action(box.value, resolver) }
+            $0.onResolve.append { value, resolver in
+                if let box = value as? Box<Value> { try action(box.value, resolver) }
+            }
         }
+    }
+
+    /// A copy with `change` applied to its spec.
+    func changing(_ change: (inout RegistrationSpec) -> Void) -> Self {
+        var copy = self
+        change(&copy.spec)
         return copy
     }
 }
@@ -261,11 +264,7 @@ extension Registration where Scope == SharedLifetime {
     /// block is installed and no instance it made is kept. A non-throwing factory whose nested
     /// `resolve()` fails traps even in `tryRegister` (Swift cannot unwind through it); use
     /// `try resolve.tryResolve()` in factories of eager registrations.
-    public func eager() -> Self {
-        var copy = self
-        copy.spec.isEager = true
-        return copy
-    }
+    public func eager() -> Self { changing { $0.isEager = true } }
 }
 
 /// The factory of a registration that takes arguments (`Argument` is never empty).
@@ -300,11 +299,6 @@ private func mainActorArgumentsFactory<Value, Failure: Error, each Argument>(
         })
 }
 
-/// Runs `body` on the main actor, which the resolution path checked this code runs on.
-private func onMainActor<Value>(_ body: @MainActor () throws -> Value) throws -> Value {
-    try onMainActor(()) { _ in try body() }
-}
-
 /// Runs `body` with `input` on the main actor, which the resolution path checked this code runs on.
 private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input) throws -> Value) throws -> Value {
     let input = Handoff(input)
@@ -335,25 +329,15 @@ struct RegistrationSpec {
 
     /// What makes the registration invalid, checked before anything is installed.
     func problem() -> ResolutionError? {
-        if isOptional(type) {
-            return ResolutionError(reason: .optionalRegistration, key: key)
-        }
+        if type is any OptionalResolvable.Type { return ResolutionError(reason: .optionalRegistration, key: key) }
         // A function as the service is almost always an initializer registered whole.
-        if Conformance.isFunction(type) {
-            return ResolutionError(reason: .functionRegistered, key: key)
-        }
+        if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
         for alias in aliases where Conformance.isSubtype(type, of: alias.type) == false {
             return ResolutionError(
                 reason: .aliasNotConforming(implementation: TypeName.of(type)), key: Key(alias.type, name: name))
         }
         return nil
     }
-}
-
-/// `_isOptional` for a type held as a value.
-private func isOptional(_ type: any Any.Type) -> Bool {
-    func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }
-    return _openExistential(type, do: check)
 }
 
 /// How a `Weak` registration keeps its `Box<Value>` values by a weak reference to the object.
