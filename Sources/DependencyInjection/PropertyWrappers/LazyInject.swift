@@ -87,12 +87,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
     private let name: String?
     private var resolved: Value?
 
-    init(name: String?) {
-        reference = DIContainer.current.reference
-        self.name = name
-    }
-
-    private init(reference: ContainerReference, name: String?, resolved: Value?) {
+    init(reference: ContainerReference = DIContainer.current.reference, name: String?, resolved: Value? = nil) {
         self.reference = reference
         self.name = name
         self.resolved = resolved
@@ -118,10 +113,8 @@ final class LazyStorage<Value>: @unchecked Sendable {
     var current: Value? { Resolution.lock.withLock { resolved } }
 
     func reset() {
-        let old = Resolution.lock.withLock { () -> Value? in
-            defer { resolved = nil }
-            return resolved
-        }
-        withExtendedLifetime(old) {}
+        // Released after the lock is: its `deinit` may resolve.
+        var old: Value?
+        Resolution.lock.withLock { swap(&old, &resolved) }
     }
 }

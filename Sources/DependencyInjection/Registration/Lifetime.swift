@@ -10,14 +10,7 @@ public enum Lifetime: String, Sendable, CustomStringConvertible {
     case graph
 
     /// The lifetime as written in a registration: `Shared`, `New`, `Weak` or `Graph`.
-    public var description: String {
-        switch self {
-        case .shared: "Shared"
-        case .new: "New"
-        case .weak: "Weak"
-        case .graph: "Graph"
-        }
-    }
+    public var description: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
 
 /// A marker type that selects a ``Lifetime`` for a ``Registration``.

@@ -27,23 +27,17 @@ extension DIContainer {
         guard let value = try await provideAsync(Key(T.self, name: name)) else {
             return try tryResolve(type, name: name)
         }
-        // Every value of a slot of `T` is a `Box<T>`.
-        if let box = value as? Box<T> { return box.value }
-        throw Self.boxMismatch(T.self, name: name, from: self)
+        return Self.unbox(value)
     }
 
     /// Makes every async, eager and actor-isolated `Shared` registration here and in the
     /// ancestors, independent ones concurrently.
     public func prepare() async throws {
-        let keys = Resolution.lock.withLock { () -> [Key] in
-            var keys: [Key] = []
-            var container: DIContainer? = self
-            while let candidate = container {
-                candidate.bootstrapIfNeeded()
-                keys += candidate.slots.filter { !$0.value.isAlias && $0.value.entry.needsPreparing }.map(\.key)
-                container = candidate.parent
+        let keys = Resolution.lock.withLock {
+            lineage.flatMap { container in
+                container.bootstrapIfNeeded()
+                return container.slots.filter { !$0.value.isAlias && $0.value.entry.needsPreparing }.map(\.key)
             }
-            return keys
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for key in keys {

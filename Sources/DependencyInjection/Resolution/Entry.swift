@@ -77,18 +77,14 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     /// Drops the kept instances, returning them so the caller releases them when its state is
     /// consistent again (their `deinit` may resolve).
     func releaseInstances() -> Any? {
-        defer {
-            value.shared = nil
-            value.weakObject = nil
-        }
+        defer { (value.shared, value.weakObject) = (nil, nil) }
         return value.shared ?? value.weakObject
     }
 
     /// A copy with the same registration and recorded edges, and no instances.
     func freshCopy() -> Entry {
         let copy = Entry(spec, sequence: sequence)
-        copy.value.dependencies = value.dependencies
-        copy.value.dependencySet = value.dependencySet
+        (copy.value.dependencies, copy.value.dependencySet) = (value.dependencies, value.dependencySet)
         return copy
     }
 }

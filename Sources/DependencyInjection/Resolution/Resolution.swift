@@ -38,17 +38,9 @@ struct ResolutionState {
         let requested: Key
     }
 
-    /// An `onResolve` action waiting for the top-level resolution to have made everything.
-    struct PendingAction {
-        let container: DIContainer
-        let entry: Entry
-        let requested: Key
-        let value: AnyBox
-        let action: (AnyBox, Resolver) throws -> Void
-    }
-
     var frames: [Frame] = []
-    var pendingActions: [PendingAction] = []
+    /// `onResolve` actions waiting for the top-level resolution to have made everything.
+    var pendingActions: [() -> Result<Void, ResolutionError>] = []
     /// `Graph` instances of the resolution in progress; the entry is kept with its value so its
     /// identity cannot be reused by another entry while the value is here.
     var graphValues: [ObjectIdentifier: (entry: Entry, value: AnyBox)] = [:]
@@ -69,6 +61,9 @@ struct ResolutionState {
     var path: [String] { frames.compactMap { $0.entry == nil ? nil : $0.requested.displayName } }
 
     var isResolving: Bool { !frames.isEmpty }
+
+    /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued.
+    var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty }
 }
 
 extension DIContainer {
@@ -79,9 +74,7 @@ extension DIContainer {
         _ type: T.Type, name: String?, _ arguments: Arguments, from container: DIContainer? = nil
     ) throws(ResolutionError) -> T {
         let value = try resolveBox(T.self, name: name, arguments, from: container)
-        // Every value of a slot of `T` is a `Box<T>` (see `Factory` and `AliasSpec`).
-        if let box = value as? Box<T> { return box.value }
-        throw boxMismatch(T.self, name: name, from: container)
+        return unbox(value)
     }
 
     /// The value (a `Box`) of `type` from `container` (``current`` when `nil`).
@@ -94,13 +87,13 @@ extension DIContainer {
         }
     }
 
-    /// The error for a value that is not a `Box` of the type asked for (a library bug).
-    @usableFromInline
-    static func boxMismatch(_ type: any Any.Type, name: String?, from container: DIContainer?) -> ResolutionError {
-        let key = Key(type, name: name)
-        return Resolution.lock.withLock {
-            (container ?? currentLocked).error(.aliasNotConforming(implementation: key.typeName), for: key)
+    /// The value of a `Box` of a slot of `T`, which is always a `Box<T>` (see `Factory` and `AliasSpec`).
+    @inlinable
+    static func unbox<T>(_ value: AnyBox) -> T {
+        guard let box = value as? Box<T> else {
+            preconditionFailure("DependencyInjection: a value is not a \(T.self).")
         }
+        return box.value
     }
 
     /// ``resolved(_:name:_:from:)``, trapping with the error's message on failure.
@@ -242,8 +235,15 @@ extension DIContainer {
     func keepMade(_ value: AnyBox, of entry: Entry, requested: Key) throws(ResolutionError) {
         if let problem = entry.keep(value) { throw error(problem, for: requested) }
         for action in entry.spec.onResolve {
-            Resolution.state.pendingActions.append(
-                .init(container: self, entry: entry, requested: requested, value: value, action: action))
+            // While it runs, the registration counts as being made again, so an action that needs
+            // a new instance of its own registration is a cycle.
+            Resolution.state.pendingActions.append {
+                Result { () throws(ResolutionError) in
+                    try self.run(entry, requested: requested) { resolver throws(ResolutionError) in
+                        try Self.call({ try action($1, $0) }, resolver, value, key: requested, in: self)
+                    }
+                }
+            }
         }
     }
 
@@ -284,37 +284,25 @@ extension DIContainer {
     private func finishResolution() throws(ResolutionError) {
         defer { Resolution.state.origin = nil }
         // A resolution that made nothing (a kept instance) has nothing to finish.
-        guard
-            !Resolution.state.made.isEmpty || !Resolution.state.graphValues.isEmpty
-                || !Resolution.state.pendingActions.isEmpty
-        else { return }
+        if Resolution.state.madeNothing { return }
         while !Resolution.state.pendingActions.isEmpty {
-            let pending = Resolution.state.pendingActions.removeFirst()
-            // While its action runs, the registration counts as being made again, so an action
-            // that needs a new instance of its own registration is a cycle.
-            try pending.container.run(pending.entry, requested: pending.requested) { resolver throws(ResolutionError) in
-                try Self.call(
-                    { try pending.action($1, $0) }, resolver, pending.value, key: pending.requested,
-                    in: pending.container)
-            }
+            try Resolution.state.pendingActions.removeFirst()().get()
         }
         // Released at the end, once the state is consistent: a `deinit` may resolve (and the
         // list of made entries may be the last owner of an entry replaced meanwhile).
         let released = (Resolution.state.graphValues, Resolution.state.made)
-        Resolution.state.graphValues = [:]
-        Resolution.state.made = []
+        (Resolution.state.graphValues, Resolution.state.made) = ([:], [])
         withExtendedLifetime(released) {}
     }
 
     /// Ends a top-level resolution that failed: drops what it made and what it queued.
     func abandonResolution() {
-        var released: [Any] = Resolution.state.made.compactMap { $0.releaseInstances() }
-        released += [Resolution.state.made, Resolution.state.graphValues, Resolution.state.pendingActions]
-        Resolution.state.made = []
-        Resolution.state.graphValues = [:]
-        Resolution.state.pendingActions = []
+        let state = Resolution.state
+        let released =
+            state.made.compactMap { $0.releaseInstances() } + [state.made, state.graphValues, state.pendingActions]
+        (Resolution.state.made, Resolution.state.graphValues, Resolution.state.pendingActions) = ([], [:], [])
         Resolution.state.origin = nil
-        withExtendedLifetime(released) {}
+        withExtendedLifetime((state, released)) {}
     }
 }
 

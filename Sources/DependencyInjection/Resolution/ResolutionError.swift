@@ -239,13 +239,9 @@ extension DIContainer {
     func missing(_ key: Key) -> ResolutionError {
         var rootTypes: [any Any.Type] = []
         var names: [String] = []
-        var container: DIContainer? = self
-        while let candidate = container {
-            for (slotKey, slot) in candidate.slots {
-                if slotKey.typeID == key.typeID, let name = slotKey.name { names.append(name) }
-                if !slot.isAlias { rootTypes.append(slotKey.type) }
-            }
-            container = candidate.parent
+        for (slotKey, slot) in lineage.flatMap(\.slots) {
+            if slotKey.typeID == key.typeID, let name = slotKey.name { names.append(name) }
+            if !slot.isAlias { rootTypes.append(slotKey.type) }
         }
         let requested = key.typeName
         let isProtocol = Conformance.isExistential(key.type)
@@ -271,7 +267,9 @@ extension DIContainer {
         let origin = state.origin ?? self
         let isStatic = origin === DIContainer.shared || origin === DIContainer.boundContainer.get()
         var madeByParent: String?
-        if origin !== self, origin.hasAncestor(self), let making = state.frames.last(where: { $0.entry != nil }) {
+        if origin !== self, origin.lineage.contains(where: { $0 === self }),
+            let making = state.frames.last(where: { $0.entry != nil })
+        {
             madeByParent = making.requested.displayName
         }
         return ResolutionError(
@@ -279,15 +277,6 @@ extension DIContainer {
                 reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
                 similarTypes: similar, registeredNames: Set(names).sorted(), suggestion: suggestion,
                 containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent))
-    }
-
-    private func hasAncestor(_ container: DIContainer) -> Bool {
-        var ancestor = parent
-        while let candidate = ancestor {
-            if candidate === container { return true }
-            ancestor = candidate.parent
-        }
-        return false
     }
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
