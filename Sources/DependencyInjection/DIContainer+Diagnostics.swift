@@ -46,26 +46,18 @@ extension DIContainer {
         while !pending.isEmpty {
             var copies: [ObjectIdentifier: Entry] = [:]
             let copy = isolatedCopy(copies: &copies)
-            let outcomes = ValidationProbe(container: copy, keys: pending.flatMap(\.keys)).run()
+            let failures = ValidationProbe(container: copy, groups: pending.map(\.keys)).run()
             recordEdges(from: copies, of: pending.map(\.entry))
             // A parked probe stops at the registration whose failure it reported: what it did not
             // reach stays pending and gets a new copy and a new thread.
-            var next = outcomes.startIndex
-            var done = 0
-            for item in pending {
-                let results = outcomes[next..<min(next + item.keys.count, outcomes.endIndex)]
-                next += results.count
-                let failure = results.lazy.compactMap { if case .failed(let error) = $0 { error } else { nil } }.first
+            for (item, failure) in zip(pending, failures) {
                 if let failure {
                     problems.append(.init(registration: item.entry.key.displayName, error: failure))
-                } else if results.count == item.keys.count {
-                    validCount += 1
                 } else {
-                    break
+                    validCount += 1
                 }
-                done += 1
             }
-            pending.removeFirst(done)
+            pending.removeFirst(failures.count)
         }
         return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
     }

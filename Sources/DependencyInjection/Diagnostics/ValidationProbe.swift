@@ -9,42 +9,41 @@ import Dispatch
 /// The validator then goes on with a new copy on a new thread. No instance is ever fabricated;
 /// the cost is one parked thread per such failure.
 final class ValidationProbe: @unchecked Sendable {
-    // Unchecked: `outcomes` is read and written only with `Resolution.lock` held.
-    enum Outcome {
-        case resolved
-        case failed(ResolutionError)
-    }
-
+    // Unchecked: `failures` is read and written only with `Resolution.lock` held.
     private let container: DIContainer
-    private let keys: [Key]
-    private var outcomes: [Outcome] = []
+    /// The keys of each registration to probe: its own and those of its aliases.
+    private let groups: [[Key]]
+    /// For each group probed, in order: its first failure, or `nil`.
+    private var failures: [ResolutionError?] = []
     private let finished = DispatchSemaphore(value: 0)
 
-    init(container: DIContainer, keys: [Key]) {
+    init(container: DIContainer, groups: [[Key]]) {
         self.container = container
-        self.keys = keys
+        self.groups = groups
     }
 
-    /// Probes the keys in order on a new thread; returns one outcome per key probed (a parked
-    /// probe's last outcome is its failure, and the keys after it are not probed).
-    func run() -> [Outcome] {
+    /// Probes the groups in order on a new thread; returns one result per group probed (a parked
+    /// probe's last result is its failure, and the groups after it are not probed).
+    func run() -> [ResolutionError?] {
         DispatchQueue(label: "DependencyInjection.validate").async { self.probeAll() }
         finished.wait()
-        return Resolution.lock.withLock { outcomes }
+        return Resolution.lock.withLock { failures }
     }
 
     private func probeAll() {
-        for key in keys {
+        for keys in groups {
             Resolution.lock.withLock {
                 Resolution.state.probe = self
                 defer { Resolution.state.probe = nil }
                 do throws(ResolutionError) {
-                    _ = try container.withResolutionScope { () throws(ResolutionError) in
-                        try container.provideValue(key)
+                    for key in keys {
+                        _ = try container.withResolutionScope { () throws(ResolutionError) in
+                            try container.provideValue(key)
+                        }
                     }
-                    outcomes.append(.resolved)
+                    failures.append(nil)
                 } catch {
-                    outcomes.append(.failed(error))
+                    failures.append(error)
                 }
             }
         }
@@ -54,7 +53,7 @@ final class ValidationProbe: @unchecked Sendable {
     /// Reports `error` as the outcome of the key being probed and never returns. Called on the
     /// probe thread, which holds the lock in the middle of a resolution it will not return to.
     func parkAfterFailure(_ error: ResolutionError) -> Never {
-        outcomes.append(.failed(error))
+        failures.append(error)
         let frames = Resolution.state.frames
         for frame in frames { frame.entry?.value.isMaking = false }
         Resolution.state.frames = []
