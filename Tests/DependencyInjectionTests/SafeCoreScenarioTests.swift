@@ -411,6 +411,28 @@ private struct RefusedOnce: Error {}
         #expect(actions.current == 1)
     }
 
+    @Test func eagerRegistrationWhoseOnResolveThrowsIsRefusedAndLeavesTheContainerUsable() throws {
+        let box = DIContainer()
+        box.register { New(Salutation("old")) }
+        let made = Guarded(0)
+
+        let error = resolutionError {
+            try box.tryRegister {
+                New(Salutation("new"))
+                Shared(Config(made)).onResolve { _, _ in throw Unreachable() }.eager()
+            }
+        }
+        #expect(error?.reason == .factoryFailed)
+        #expect(error?.underlyingError is Unreachable)
+        #expect(made.current == 1)
+        #expect(box.resolve(Salutation.self).text == "old", "nothing of the refused block was installed")
+        #expect(resolutionError { _ = try box.tryResolve(Config.self) }?.reason == .missingRegistration)
+        // The container (and the resolution state shared by all containers) is consistent again.
+        box.register { Shared(Config(made)) }
+        _ = try box.tryResolve(Config.self)
+        #expect(made.current == 2)
+    }
+
     @Test func weakMadeDuringAFailedResolutionIsNotKept() throws {
         let box = DIContainer()
         let made = Guarded(0)
