@@ -281,7 +281,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(
             error?.description == """
                 'MainActorModel' is made by a @MainActor factory and was resolved off the main actor.
-                To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor.
+                To fix, resolve it from main-actor code (e.g. a @MainActor function) or with try await DIContainer.resolveAsync(MainActorModel.self), or register a factory that is not @MainActor.
                 """)
         // Nothing was made; on the main actor it resolves, once.
         let same = await MainActor.run {

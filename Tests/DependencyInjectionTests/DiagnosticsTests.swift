@@ -1,4 +1,5 @@
 import DependencyInjection
+import DependencyInjectionTesting
 import Testing
 
 #if canImport(Foundation)
@@ -46,6 +47,20 @@ private final class Counter: @unchecked Sendable {
         #expect(report.validCount == 3)
         #expect(report.problems.isEmpty)
         #expect(String(describing: report).hasPrefix("Container is valid: 3 registration(s) resolved"))
+    }
+
+    @Test(.dependencies) func validateSpellsTheFixForTheContainerTheAppRegistersIn() throws {
+        // The static API registers in `current` (here a copy of `shared`), a box in itself; both
+        // validate in throwaway copies, and each fix names how that app registers.
+        let registrations = Module { New { resolve in Signup(mailer: resolve()) } }
+        DIContainer.register(registrations)
+        let box = DIContainer()
+        box.register(registrations)
+
+        let fromStatic = try #require(DIContainer.validate().problems.first)
+        let fromBox = try #require(box.validate().problems.first)
+        #expect(fromStatic.error.description.contains("To fix, register it: DIContainer.register { Shared("))
+        #expect(fromBox.error.description.contains("To fix, register it: container.register { Shared("))
     }
 
     @Test func missingNestedDependencyIsReportedWithItsPathWithoutCrashing() throws {

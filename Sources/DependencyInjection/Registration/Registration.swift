@@ -329,7 +329,7 @@ struct RegistrationSpec {
 
     /// What makes the registration invalid, checked before anything is installed.
     func problem() -> ResolutionError? {
-        if type is any OptionalResolvable.Type { return ResolutionError(reason: .optionalRegistration, key: key) }
+        if isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
         // A function as the service is almost always an initializer registered whole.
         if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
         for alias in aliases where Conformance.isSubtype(type, of: alias.type) == false {
@@ -338,6 +338,13 @@ struct RegistrationSpec {
         }
         return nil
     }
+}
+
+/// `_isOptional` for a type held as a value (a conformance check would search every conformance
+/// record of the process the first time each type is registered: slow at app launch).
+private func isOptional(_ type: any Any.Type) -> Bool {
+    func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }
+    return _openExistential(type, do: check)
 }
 
 /// How a `Weak` registration keeps its `Box<Value>` values by a weak reference to the object.

@@ -199,8 +199,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             return
                 "To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
         case .mainActorRequired:
-            return
-                "To fix, resolve it from main-actor code (e.g. a @MainActor function), or register a factory that is not @MainActor."
+            return "To fix, resolve it from main-actor code (e.g. a @MainActor function) or with "
+                + "try await DIContainer.resolveAsync(\(typeName).self), or register a factory that is not @MainActor."
         case .weakRequiresClass:
             return "To fix, register it as Shared or New, or make the factory return a class instance."
         case .mutationDuringResolution:
@@ -265,7 +265,8 @@ extension DIContainer {
         }
         let state = Resolution.state
         let origin = state.origin ?? self
-        let isStatic = origin === DIContainer.shared || origin === DIContainer.boundContainer.get()
+        // `shared` and its copies (`withOverrides`, the test traits, `validate()`) are the static API's.
+        let isStatic = origin.registry.value.bootstrapsAfterReset || origin === DIContainer.boundContainer.get()
         var madeByParent: String?
         if origin !== self, origin.lineage.contains(where: { $0 === self }),
             let making = state.frames.last(where: { $0.entry != nil })
