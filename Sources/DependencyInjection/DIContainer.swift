@@ -60,6 +60,7 @@ public final class DIContainer: @unchecked Sendable {
     public static var current: DIContainer { Resolution.lock.withLock { currentLocked } }
 
     /// ``current``, with the lock held (so the resolution in progress, if any, is this thread's).
+    @inline(__always)
     static var currentLocked: DIContainer {
         if let running = Resolution.state.frames.last?.container { return running }
         if Resolution.state.anyTaskBinding, let bound = boundContainer.get() { return bound }

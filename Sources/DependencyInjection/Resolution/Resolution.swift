@@ -127,7 +127,8 @@ extension DIContainer {
         isFrame: Bool = true, _ body: () throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         let isTopLevel = Resolution.state.frames.isEmpty
-        if isTopLevel { Resolution.state.origin = self }
+        // A top-level resolve sets it once a factory runs (see `value(of:)`): a kept instance needs none.
+        if isTopLevel, isFrame { Resolution.state.origin = self }
         if isFrame {
             Resolution.state.frames.append(
                 .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
@@ -151,7 +152,7 @@ extension DIContainer {
         // The edge points at what serves the step: `key`, or for an optional `T?` the `T`.
         if let (owner, slot) = lookup(key) {
             recordDependency(on: key)
-            return try owner.provide(slot, requested: key, arguments)
+            return try owner.provide(slot, requested: key, arguments, origin: self)
         }
         // `T?` is the `T` that is registered, else `nil`.
         guard let optional = key.type as? any OptionalResolvable.Type else {
@@ -161,17 +162,18 @@ extension DIContainer {
         let wrapped = Key(optional.wrappedType, name: key.name)
         recordDependency(on: wrapped)
         guard let (owner, slot) = lookup(wrapped) else { return optional.box(nil) }
-        return optional.box(try owner.provide(slot, requested: wrapped, arguments))
+        return optional.box(try owner.provide(slot, requested: wrapped, arguments, origin: self))
     }
 
     /// The value (a `Box`) of `key`, without arguments: for `eager()`, `validate()` and the
     /// async API. Call inside a resolution scope.
     func provideValue(_ key: Key) throws(ResolutionError) -> AnyBox {
         guard let (owner, slot) = lookup(key) else { throw missing(key) }
-        return try owner.provide(slot, requested: key, .none)
+        return try owner.provide(slot, requested: key, .none, origin: self)
     }
 
     /// The slot for `key` in this container or the nearest ancestor that has one.
+    @inline(__always)
     func lookup(_ key: Key) -> (DIContainer, Slot)? {
         var container: DIContainer? = self
         while let candidate = container {
@@ -186,8 +188,10 @@ extension DIContainer {
     private func recordDependency(on key: Key) { Resolution.state.frames.last?.entry?.recordDependency(on: key) }
 
     /// A value of `slot`'s type (a `Box`), kept or made by this container, which owns the slot.
-    private func provide(_ slot: Slot, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
-        let value = try value(of: slot.entry, requested: requested, arguments)
+    private func provide(
+        _ slot: Slot, requested: Key, _ arguments: Arguments, origin: DIContainer
+    ) throws(ResolutionError) -> AnyBox {
+        let value = try value(of: slot.entry, requested: requested, arguments, origin: origin)
         guard let alias = slot.alias else { return value }
         // Registration checked that the value's type conforms; where it could not tell from the
         // types alone, a value that does not is an error here, not a crash.
@@ -197,7 +201,9 @@ extension DIContainer {
         return converted
     }
 
-    private func value(of entry: Entry, requested: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
+    private func value(
+        of entry: Entry, requested: Key, _ arguments: Arguments, origin: DIContainer
+    ) throws(ResolutionError) -> AnyBox {
         let factory = entry.spec.factory
         let kept = entry.kept
         switch factory.isolation {
@@ -223,6 +229,8 @@ extension DIContainer {
             throw error(.notYetMade(actor: factory.isolation.actorName), for: requested)
         }
         if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
+        // The container the outermost call asked, for messages, once the first factory runs.
+        if Resolution.state.frames.isEmpty { Resolution.state.origin = origin }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
             let value = try Self.call(make, resolver, arguments.values, key: requested, in: self)
             try keepMade(value, of: entry, requested: requested)
