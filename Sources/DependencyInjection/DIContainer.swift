@@ -206,10 +206,9 @@ extension DIContainer {
 
     /// Throws when a factory or action of this container is running on this thread. Lock held.
     func refuseMutationDuringResolution(_ operation: String) throws(ResolutionError) {
-        guard let frame = Resolution.state.frames.last(where: { $0.container === self && $0.entry != nil }) else {
-            return
+        if let frame = Resolution.state.frames.last(where: { $0.container === self && $0.entry != nil }) {
+            throw error(.mutationDuringResolution(operation: operation), for: frame.requested)
         }
-        throw error(.mutationDuringResolution(operation: operation), for: frame.requested)
     }
 }
 

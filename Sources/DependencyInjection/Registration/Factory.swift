@@ -39,9 +39,7 @@ struct Factory: @unchecked Sendable {
 
         /// A synchronous factory of `Value`s, boxed (its arguments' tuple comes as `Any`).
         static func boxing<Value>(_ make: @escaping (Resolver, Any) throws -> Value) -> Make {
-            // Looked up once here, not for every value made.
-            let box = Box<Value>.self
-            return .sync { resolver, arguments in box.init(value: try make(resolver, arguments)) }
+            .sync { resolver, arguments in Box(value: try make(resolver, arguments)) }
         }
     }
 

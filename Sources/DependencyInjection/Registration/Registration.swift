@@ -332,6 +332,9 @@ struct RegistrationSpec {
         if isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
         // A function as the service is almost always an initializer registered whole.
         if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
+        // A main-actor service may conform through a main-actor-isolated conformance, which a cast
+        // off the main actor does not see: there it is checked when resolved, on the main actor.
+        if case .mainActor = factory.isolation, !MainActorCheck.isOnMainActor { return nil }
         for alias in aliases where Conformance.isSubtype(type, of: alias.type) == false {
             return ResolutionError(
                 reason: .aliasNotConforming(implementation: TypeName.of(type)), key: Key(alias.type, name: name))

@@ -32,13 +32,20 @@ func checkOverridesAndHousekeeping() async {
     let first = await inDetachedTask { try aliases.tryRegister(Shared(FirstGreeter.init, as: Greeter.self)) }
     Checks.expect(first == .resolved, "tryRegister(Shared(FirstGreeter.init, as: Greeter.self)) off main: \(first)")
     let second = await inDetachedTask { try aliases.tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) }
-    Checks.expectKnownIssue(
+    Checks.expect(
         second == .resolved,
         "tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) off main (a main-actor-isolated conformance): \(second)"
     )
     let secondOnMain = Outcome.of { try aliases.tryRegister(Shared(SecondGreeter.init, as: Greeter.self)) }
     Checks.expect(secondOnMain == .resolved, "… the same registration on main: \(secondOnMain)")
     Checks.expect(aliases.resolve(Greeter.self).greeting == "hi", "… resolves as Greeter on main")
+    let wrong = DIContainer()
+    let wrongOffMain = await inDetachedTask { try wrong.tryRegister(Shared(Warmup.init, as: Greeter.self)) }
+    let wrongOnMain = Outcome.of { _ = try wrong.tryResolve(Greeter.self) }
+    Checks.expect(
+        wrongOffMain == .resolved && wrongOnMain == .failed(.aliasNotConforming(implementation: "Warmup")),
+        "a main-actor Shared(Warmup.init, as: Greeter.self) registered off main is refused when resolved on main: "
+            + "\(wrongOffMain), \(wrongOnMain)")
 
     let box = DIContainer()
     box.register { everyForm() }
