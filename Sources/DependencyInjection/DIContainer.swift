@@ -26,7 +26,7 @@ public final class DIContainer: @unchecked Sendable {
     /// This container, its parent, the parent's parent, and so on.
     var lineage: some Sequence<DIContainer> { sequence(first: self) { $0.parent } }
     let registry: Locked<Registry>
-    /// How resolvers and lazy wrappers reach this container without keeping it alive.
+    /// How resolvers reach this container without keeping it alive.
     let reference = ContainerReference()
     /// What a container holds; read and written only with `Resolution.lock` held (see ``Locked``).
     struct Registry {

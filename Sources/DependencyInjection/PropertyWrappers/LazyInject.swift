@@ -82,19 +82,26 @@ extension LazyInjection: Sendable where Value: Sendable {}
 final class LazyStorage<Value>: @unchecked Sendable {
     // Unchecked: `resolved` is read and written only with `Resolution.lock` held, the lock the
     // resolution itself takes, so the first resolution happens exactly once.
-    // Not the container: an instance the container keeps must not keep it alive through this.
-    private let reference: ContainerReference
+    // Weak: an instance the container keeps must not keep the container alive through this, and
+    // an object may outlive its container (then the current one serves it). `nil` for `shared`,
+    // which lives as long as the process: a weak reference gives a container a side table, which
+    // slows every retain of it, so it is formed only for containers that can go away.
+    private weak var container: DIContainer?
+    private let isShared: Bool
     private let name: String?
     private var resolved: Value?
 
-    init(reference: ContainerReference = DIContainer.current.reference, name: String?, resolved: Value? = nil) {
-        self.reference = reference
+    init(container: DIContainer? = DIContainer.current, name: String?, resolved: Value? = nil) {
+        isShared = container === DIContainer.shared
+        if !isShared { self.container = container }
         self.name = name
         self.resolved = resolved
     }
 
     func copy() -> LazyStorage {
-        Resolution.lock.withLock { LazyStorage(reference: reference, name: name, resolved: resolved) }
+        Resolution.lock.withLock {
+            LazyStorage(container: isShared ? .shared : container, name: name, resolved: resolved)
+        }
     }
 
     var value: Value {
@@ -102,7 +109,8 @@ final class LazyStorage<Value>: @unchecked Sendable {
             Resolution.lock.withLock {
                 if let resolved { return resolved }
                 // From the current container when its own is gone.
-                let value = DIContainer.resolvedOrFail(Value.self, name: name, .none, from: reference.container)
+                let value = DIContainer.resolvedOrFail(
+                    Value.self, name: name, .none, from: isShared ? DIContainer.shared : container)
                 resolved = value
                 return value
             }
