@@ -256,10 +256,7 @@ extension DIContainer {
         _ entry: Entry, requested: Key, _ body: (Resolver) throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         let depth = Resolution.state.frames.count
-        // The stack is measured every 8th step: 8 steps take far less than the reserve (under 64 KiB
-        // in a debug build), and a short resolution does not pay for the measurement.
-        let hasStackLeft = depth % 8 != 7 || ThreadStack.remainingBytes() > Resolution.stackReserve
-        guard depth < Resolution.maximumDepth, hasStackLeft else {
+        guard depth < Resolution.maximumDepth, ThreadStack.remainingBytes() > Resolution.stackReserve else {
             throw error(.tooDeep(depth: depth), for: requested)
         }
         Resolution.state.frames.append(.init(container: self, entry: entry, requested: requested))
