@@ -50,13 +50,10 @@ extension DIContainer {
             recordEdges(from: copies, of: pending.map(\.entry))
             // A parked probe stops at the registration whose failure it reported: what it did not
             // reach stays pending and gets a new copy and a new thread.
-            for (item, failure) in zip(pending, failures) {
-                if let failure {
-                    problems.append(.init(registration: item.entry.key.displayName, error: failure))
-                } else {
-                    validCount += 1
-                }
+            problems += zip(pending, failures).compactMap { item, failure in
+                failure.map { .init(registration: item.entry.key.displayName, error: $0) }
             }
+            validCount += failures.count { $0 == nil }
             pending.removeFirst(failures.count)
         }
         return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)

@@ -267,12 +267,9 @@ extension DIContainer {
         let origin = state.origin ?? self
         // `shared` and its copies (`withOverrides`, the test traits, `validate()`) are the static API's.
         let isStatic = origin.registry.value.bootstrapsAfterReset || origin === DIContainer.boundContainer.get()
-        var madeByParent: String?
-        if origin !== self, origin.lineage.contains(where: { $0 === self }),
-            let making = state.frames.last(where: { $0.entry != nil })
-        {
-            madeByParent = making.requested.displayName
-        }
+        // Asked of a child, made by this ancestor of it, which looked here for the dependency.
+        let isAncestorOfOrigin = origin !== self && origin.lineage.contains { $0 === self }
+        let madeByParent = isAncestorOfOrigin ? state.frames.last { $0.entry != nil }?.requested.displayName : nil
         return ResolutionError(
             .init(
                 reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
