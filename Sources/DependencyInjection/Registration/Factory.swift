@@ -84,7 +84,7 @@ class AnyBox {}
 final class Box<Value>: AnyBox {
     @usableFromInline let value: Value
 
-    required init(value: Value) { self.value = value }
+    init(value: Value) { self.value = value }
 }
 
 /// The arguments of one resolution: the tuple the caller's closure returned, and its type.
