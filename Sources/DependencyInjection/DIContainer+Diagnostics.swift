@@ -53,7 +53,7 @@ extension DIContainer {
             problems += zip(pending, failures).compactMap { item, failure in
                 failure.map { .init(registration: item.entry.key.displayName, error: $0) }
             }
-            validCount += failures.count { $0 == nil }
+            validCount += failures.filter { $0 == nil }.count
             pending.removeFirst(failures.count)
         }
         return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)

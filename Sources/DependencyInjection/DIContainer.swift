@@ -24,7 +24,7 @@ public final class DIContainer: @unchecked Sendable {
     /// The container this one falls back to for what it lacks.
     public let parent: DIContainer?
     /// This container, its parent, the parent's parent, and so on.
-    var lineage: some Sequence<DIContainer> { sequence(first: self) { $0.parent } }
+    var lineage: UnfoldFirstSequence<DIContainer> { sequence(first: self) { $0.parent } }
     let registry: Locked<Registry>
     /// How resolvers reach this container without keeping it alive.
     let reference = ContainerReference()
