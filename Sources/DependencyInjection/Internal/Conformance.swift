@@ -39,7 +39,9 @@ enum Conformance {
     /// Whether `type` is a function type (`(A) -> B`, `@Sendable () async -> C`, …): mangled
     /// function types end in `c` (a composition with a superclass ends in `Xc`).
     static func isFunction(_ type: any Any.Type) -> Bool {
-        guard let mangled = _mangledTypeName(type) else { return false }
+        // A class is none: asking first spares most types the mangled-name lookup, which is slow
+        // the first time a type is seen.
+        guard !isClass(type), let mangled = _mangledTypeName(type) else { return false }
         return mangled.hasSuffix("c") && !mangled.hasSuffix("Xc")
     }
 

@@ -330,12 +330,8 @@ struct RegistrationSpec {
     /// What makes the registration invalid, checked before anything is installed.
     func problem() -> ResolutionError? {
         if isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
-        // A function as the service is almost always an initializer registered whole. (A class is
-        // none: asking first spares most registrations the mangled-name lookup, slow the first
-        // time a type is seen.)
-        if !Conformance.isClass(type), Conformance.isFunction(type) {
-            return ResolutionError(reason: .functionRegistered, key: key)
-        }
+        // A function as the service is almost always an initializer registered whole.
+        if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
         // A main-actor service may conform through a main-actor-isolated conformance, which a cast
         // off the main actor does not see: there it is checked when resolved, on the main actor.
         if case .mainActor = factory.isolation, !MainActorCheck.isOnMainActor { return nil }
