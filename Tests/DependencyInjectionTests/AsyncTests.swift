@@ -168,6 +168,42 @@ struct AsyncFactoryTests {
         #expect(offMain?.reason == .mainActorRequired)
     }
 
+    @MainActor @Test func anAsyncFactoryWrittenInMainActorCodeRunsOnTheMainActor() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { @MainActor in MainActorService() }
+            // Written here, on the main actor: its synchronous resolve() of a main-actor service works.
+            Shared { resolve async throws -> RemoteConfig in
+                MainActor.preconditionIsolated("an async factory written on the main actor runs there")
+                _ = resolve(MainActorService.self)
+                return RemoteConfig(version: 4)
+            }
+        }
+        let notYet = await Task.detached { () -> ResolutionError? in
+            do {
+                _ = try box.tryResolve(RemoteConfig.self)
+                return nil
+            } catch {
+                return error as? ResolutionError
+            }
+        }.value
+        #expect(notYet?.reason == .notYetMade(actor: "MainActor"))
+        let config = try await Task.detached { try await box.resolveAsync(RemoteConfig.self) }.value
+        #expect(config.version == 4)
+        // Made, its Sendable instance is returned off the main actor too.
+        #expect(try await Task.detached { try box.tryResolve(RemoteConfig.self) }.value === config)
+        #expect(box.registrations.first { $0.typeName == "RemoteConfig" }?.isMainActor == true)
+    }
+
+    @Test func anAsyncFactoryWrittenInNonisolatedCodeRunsOffTheMainActor() async throws {
+        let box = DIContainer()
+        box.register { Shared { _ async throws in RemoteConfig(version: 6) } }
+        #expect(box.registrations.first?.isMainActor == false)
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(RemoteConfig.self) }
+        #expect(error.reason == .notYetMade(actor: nil))
+        #expect(try await box.resolveAsync(RemoteConfig.self).version == 6)
+    }
+
     @Test func resolveAsyncOfASynchronousServiceResolvesIt() async throws {
         let box = DIContainer()
         box.register { Shared(HTTPClient.init) }

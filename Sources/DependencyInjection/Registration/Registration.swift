@@ -174,14 +174,23 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// ``DIContainer/prepare()-swift.type.method`` or ``DIContainer/resolveAsync(_:name:isolation:)-swift.type.method``;
     /// after that, the synchronous `resolve` and the property wrappers return it. If the factory
     /// throws (or is cancelled), nothing is kept, and the next async resolve tries again.
-    public init<each Alias>(
-        _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
-        as aliases: repeat (each Alias).Type,
+    ///
+    /// Like `Task { }`, the factory runs with the isolation of the code it is written in: written
+    /// in main-actor code (or in a module with default MainActor isolation), it runs on the main
+    /// actor, so its synchronous `resolve()` of main-actor services works.
+    public init(
+        @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        self.init(
-            Factory(isolation: .init(make.isolation), .async { resolver in Box(value: try await make(resolver)) }),
-            aliases: repeat each aliases, fileID: fileID, line: line)
+        self.init(Factory(async: make), fileID: fileID, line: line)
+    }
+
+    /// Registers an async factory under other types too (see ``init(_:fileID:line:)``).
+    public init<each Alias>(
+        @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
+        as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
+    ) where Value: Sendable {
+        self.init(Factory(async: make), aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// The same registration under a name; several names of one type coexist.

@@ -119,9 +119,9 @@ func checkAsyncFactoryOfMainActorDependency() async {
         Shared { resolve async throws in try await AppRemoteConfig.load(client: resolve.tryResolve()) }
     }
     let onMain = await Outcome.of { _ = try await box.resolveAsync(AppRemoteConfig.self) }
-    Checks.expectKnownIssue(onMain == .resolved, "resolveAsync on main of §4's async factory: \(onMain)")
+    Checks.expect(onMain == .resolved, "resolveAsync on main of §4's async factory: \(onMain)")
     let prepared = await Outcome.of { try await box.prepare() }
-    Checks.expectKnownIssue(prepared == .resolved, "prepare() of §4's async factory: \(prepared)")
+    Checks.expect(prepared == .resolved, "prepare() of §4's async factory: \(prepared)")
 
     let explicit = DIContainer()
     explicit.register {

@@ -103,7 +103,7 @@ asyncBox.register {
     Shared { resolve async throws in try await RemoteConfig.load(client: resolve.tryResolve()) }
 }
 let mainActorClient = await Outcome.of { try await asyncBox.prepare() }
-Checks.expectKnownIssue(
+Checks.expect(
     mainActorClient == .resolved,
     "§4's async factory with its HTTPClient registered in main.swift (main-actor code): prepare() \(mainActorClient)")
 let escape = DIContainer()
