@@ -169,28 +169,23 @@ extension DIContainer {
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
             if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
-            let isEager = module.plans.contains { $0.isEager }
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
-            let before = isEager ? registry.value : nil
+            let before = module.plans.contains { $0.isEager } ? registry.value : nil
             var replaced: [Slot] = []
-            var eager: [Entry] = []
             for spec in module.plans {
                 registry.value.installedCount += 1
                 let entry = Entry(spec, sequence: registry.value.installedCount)
                 // Registering a type as itself adds nothing: its own slot already serves it.
                 let aliases = spec.aliases.filter { $0.type != spec.type }.map { (Key($0.type, name: spec.name), $0) }
-                for (key, alias) in [(entry.key, nil)] + aliases {
-                    if let old = slots.updateValue(Slot(entry: entry, alias: alias), forKey: key) {
-                        replaced.append(old)
-                    }
+                replaced += ([(entry.key, nil)] + aliases).compactMap { key, alias in
+                    slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
                 }
-                if spec.isEager { eager.append(entry) }
             }
             guard let before else { return replaced }
             do throws(ResolutionError) {
                 try withResolutionScope { () throws(ResolutionError) in
-                    for entry in eager { _ = try provideValue(entry.key) }
+                    for spec in module.plans where spec.isEager { _ = try provideValue(spec.key) }
                 }
             } catch {
                 let failed = registry.value
