@@ -161,7 +161,7 @@ extension RegistrationSpec {
             aliases: aliases.filter { served.contains(ObjectIdentifier($0.type)) }.map { TypeName.of($0.type) },
             argumentTypes: factory.takesArguments
                 ? [String(Factory.describeArguments(factory.argumentType).dropFirst().dropLast())] : [],
-            isMainActor: factory.isolation.isMainActor,
+            isMainActor: { if case .mainActor = factory.isolation { true } else { false } }(),
             isEager: isEager, fileID: fileID, line: line)
     }
 

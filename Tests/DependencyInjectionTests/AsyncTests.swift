@@ -187,21 +187,27 @@ struct AsyncFactoryTests {
                 return error as? ResolutionError
             }
         }.value
-        #expect(notYet?.reason == .notYetMade(actor: "MainActor"))
+        #expect(notYet?.reason == .notYetMade(actor: nil))
         let config = try await Task.detached { try await box.resolveAsync(RemoteConfig.self) }.value
         #expect(config.version == 4)
         // Made, its Sendable instance is returned off the main actor too.
         #expect(try await Task.detached { try box.tryResolve(RemoteConfig.self) }.value === config)
-        #expect(box.registrations.first { $0.typeName == "RemoteConfig" }?.isMainActor == true)
     }
 
     @Test func anAsyncFactoryWrittenInNonisolatedCodeRunsOffTheMainActor() async throws {
         let box = DIContainer()
-        box.register { Shared { _ async throws in RemoteConfig(version: 6) } }
-        #expect(box.registrations.first?.isMainActor == false)
+        box.register {
+            Shared { @MainActor in MainActorService() }
+            // Written here, in nonisolated code: off the main actor, a main-actor service is refused.
+            Shared { resolve async throws -> RemoteConfig in
+                _ = try resolve.tryResolve(MainActorService.self)
+                return RemoteConfig(version: 6)
+            }
+        }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(RemoteConfig.self) }
         #expect(error.reason == .notYetMade(actor: nil))
-        #expect(try await box.resolveAsync(RemoteConfig.self).version == 6)
+        let offMain = await #expect(throws: ResolutionError.self) { try await box.resolveAsync(RemoteConfig.self) }
+        #expect(offMain?.reason == .mainActorRequired)
     }
 
     @Test func resolveAsyncOfASynchronousServiceResolvesIt() async throws {

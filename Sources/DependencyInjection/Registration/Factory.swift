@@ -11,11 +11,8 @@ struct Factory: @unchecked Sendable {
     /// The actor a factory's code needs, read from the closure as the user wrote it.
     enum Isolation: Sendable {
         case none
-        /// A synchronous main-actor factory: it runs, and its instances are handed out, only on
-        /// the main actor (its values need not be `Sendable`).
         case mainActor
-        /// Another global actor (`{ @DatabaseActor in … }`), or any actor of an async factory, named
-        /// for messages: the factory runs there, and its `Sendable` instance is shared once made.
+        /// Another global actor (`{ @DatabaseActor in … }`), named for messages.
         case globalActor(any Actor, name: String)
 
         init(_ actor: (any Actor)?) {
@@ -24,12 +21,6 @@ struct Factory: @unchecked Sendable {
             } else {
                 self = .none
             }
-        }
-
-        /// Whether the factory runs on the main actor, for listings.
-        var isMainActor: Bool {
-            if case .globalActor(let actor, _) = self { return actor === MainActor.shared }
-            return actorName != nil
         }
 
         /// The global actor's name, for messages; `nil` for none.
@@ -69,11 +60,10 @@ struct Factory: @unchecked Sendable {
         self.make = make
     }
 
-    /// An async factory. It runs on its closure's actor, if any; its values are `Sendable`, so once
-    /// made they are handed out anywhere, like those of other actors' factories.
+    /// An async factory. Calling it runs it on its closure's actor, if it has one, so it needs no
+    /// isolation of its own here; its values are `Sendable`, so once made they are handed out anywhere.
     init<Value: Sendable>(async make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value) {
-        let isolation = make.isolation.map { Isolation.globalActor($0, name: TypeName.of(type(of: $0))) }
-        self.init(isolation: isolation ?? .none, .async { resolver in Box(value: try await make(resolver)) })
+        self.init(.async { resolver in Box(value: try await make(resolver)) })
     }
 
     var isAsync: Bool {
