@@ -79,10 +79,10 @@ public final class DIContainer: @unchecked Sendable {
     init(parent: DIContainer?, bootstraps: Bool) {
         self.parent = parent
         registry = Locked(Registry(needsBootstrap: bootstraps, bootstrapsAfterReset: bootstraps))
-        reference.container = self
+        reference.value.container = self
     }
 
-    deinit { Resolution.lock.withLock { reference.container = nil } }
+    deinit { Resolution.lock.withLock { reference.value.container = nil } }
 
     /// Runs `registerDependencies()` if it is due, with this container current. Lock held.
     func bootstrapIfNeeded() {

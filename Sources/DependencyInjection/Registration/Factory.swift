@@ -3,18 +3,21 @@
 /// Values travel as `Box<Value>` objects, so that handing one back as the registered type is a
 /// class cast (a protocol existential put in `Any` would be opened, and getting it back would need
 /// a conformance lookup every time), and keeping or passing one on is a retain.
+@usableFromInline
 struct Factory: @unchecked Sendable {
     // Unchecked: `sync` is not `@Sendable`. It is only ever called with the process-wide
     // resolution lock held (see `Resolution`), so it never runs concurrently with itself, even
     // when one registration is installed in several containers; `async` is `@Sendable`.
 
     /// The actor a factory's code needs, read from the closure as the user wrote it.
+    @usableFromInline
     enum Isolation: Sendable {
         case none
         case mainActor
         /// Another global actor (`{ @DatabaseActor in … }`), named for messages.
         case globalActor(any Actor, name: String)
 
+        @usableFromInline
         init(_ actor: (any Actor)?) {
             if let actor {
                 self = actor === MainActor.shared ? .mainActor : .globalActor(actor, name: TypeName.of(type(of: actor)))
@@ -33,11 +36,13 @@ struct Factory: @unchecked Sendable {
         }
     }
 
+    @usableFromInline
     enum Make {
         case sync((Resolver, Any) throws -> AnyBox)
         case async(@Sendable (Resolver) async throws -> sending AnyBox)
 
         /// A synchronous factory of `Value`s, boxed (its arguments' tuple comes as `Any`).
+        @inlinable
         static func boxing<Value>(_ make: @escaping (Resolver, Any) throws -> Value) -> Make {
             .sync { resolver, arguments in Box(value: try make(resolver, arguments)) }
         }
@@ -50,6 +55,7 @@ struct Factory: @unchecked Sendable {
     /// The services an autowired initializer takes, resolved before calling it.
     let parameterTypes: [any Any.Type]
 
+    @usableFromInline
     init(
         argumentType: any Any.Type = Void.self, isolation: Isolation = .none, parameterTypes: [any Any.Type] = [],
         _ make: Make
@@ -90,6 +96,7 @@ class AnyBox {}
 final class Box<Value>: AnyBox {
     @usableFromInline let value: Value
 
+    @usableFromInline
     init(value: Value) { self.value = value }
 }
 

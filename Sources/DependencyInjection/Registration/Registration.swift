@@ -18,6 +18,7 @@
 public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
     var spec: RegistrationSpec
 
+    @usableFromInline
     init<each Alias>(
         _ factory: Factory, aliases: repeat (each Alias).Type, fileID: String, line: Int
     ) {
@@ -37,6 +38,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// gives it: written in main-actor code (or anywhere in a module with default MainActor
     /// isolation) it only ever runs on the main actor; written in nonisolated code (a
     /// `registerDependencies()`, a global `Module`, a `nonisolated` function) it runs on any thread.
+    @inlinable
     public init<each Alias>(
         _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
@@ -52,6 +54,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///     Shared { resolve in try ConfiguredRouter(config: resolve.tryResolve()) }
     ///
     /// A throwing factory's error reaches `tryResolve` as a ``ResolutionError`` that keeps it.
+    @inlinable
     public init<each Alias>(
         _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
@@ -89,6 +92,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     /// Any number of arguments of any types works; resolving with other argument types is a
     /// ``ResolutionError`` naming the expected and the received types.
+    @inlinable
     public init<First, each Rest, each Alias>(
         _ make: @escaping (Resolver, First, repeat each Rest) throws -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line,
@@ -277,7 +281,8 @@ extension Registration where Scope == SharedLifetime {
 }
 
 /// The factory of a registration that takes arguments (`Argument` is never empty).
-private func argumentsFactory<Value, each Argument>(
+@inlinable
+func argumentsFactory<Value, each Argument>(
     isolation: Factory.Isolation, _ make: @escaping (Resolver, repeat each Argument) throws -> Value
 ) -> Factory {
     Factory(

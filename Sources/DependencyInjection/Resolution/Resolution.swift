@@ -200,9 +200,9 @@ extension DIContainer {
     private func value(
         of entry: Entry, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
-        let factory = entry.spec.factory
+        // Read in place: a copy of the whole `Factory` would retain each of its references.
         let kept = entry.kept
-        switch factory.isolation {
+        switch entry.spec.factory.isolation {
         case .none: break
         case .mainActor:
             if !MainActorCheck.isOnMainActor { throw error(.mainActorRequired, for: requested) }
@@ -213,16 +213,16 @@ extension DIContainer {
             }
         }
         // A kept instance made with arguments may be asked for again without them.
-        if arguments.type != factory.argumentType, !(arguments.isEmpty && kept != nil) {
+        if arguments.type != entry.spec.factory.argumentType, !(arguments.isEmpty && kept != nil) {
             throw error(
                 .argumentMismatch(
-                    expected: Factory.describeArguments(factory.argumentType),
+                    expected: Factory.describeArguments(entry.spec.factory.argumentType),
                     received: Factory.describeArguments(arguments.type)),
                 for: requested)
         }
         if let kept { return kept }
-        guard case .sync(let make) = factory.make else {
-            throw error(.notYetMade(actor: factory.isolation.actorName), for: requested)
+        guard case .sync(let make) = entry.spec.factory.make else {
+            throw error(.notYetMade(actor: entry.spec.factory.isolation.actorName), for: requested)
         }
         if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
         // The container the outermost call asked, for messages, once the first factory runs.
