@@ -52,8 +52,6 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var conformingTypes: [String] = []
         var similarTypes: [String] = []
         var registeredNames: [String] = []
-        /// The registration to suggest, e.g. `Shared(Dog.init)`, for a missing registration.
-        var suggestion = ""
         /// How to reach the container to register in: `DIContainer` (static API) or `container`.
         var containerSpelling = "DIContainer"
         /// For a dependency a parent looked for while making a service asked of a child: that service.
@@ -98,7 +96,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var lines = [headline]
         if path.count > 1 { lines.append("Resolution path: \(Self.abbreviated(path).joined(separator: " -> "))") }
         lines += detailLines
-        lines.append(hint)
+        lines.append("To fix, " + hint)
         return lines.joined(separator: "\n")
     }
 
@@ -114,37 +112,34 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private var headline: String {
         switch reason {
         case .missingRegistration:
-            return "No registration for \(subject)."
+            "No registration for \(subject)."
         case .dependencyCycle(let cycle):
-            return "Dependency cycle: \(Self.abbreviated(cycle).joined(separator: " -> "))."
+            "Dependency cycle: \(Self.abbreviated(cycle).joined(separator: " -> "))."
         case .argumentMismatch(let expected, let received):
-            return "Wrong arguments for \(subject): expected \(expected), received \(received)."
+            "Wrong arguments for \(subject): expected \(expected), received \(received)."
         case .aliasNotConforming(let implementation):
-            return "'\(implementation)' does not conform to '\(typeName)', so it cannot be registered as '\(typeName)'."
+            "'\(implementation)' does not conform to '\(typeName)', so it cannot be registered as '\(typeName)'."
         case .optionalRegistration:
-            return "'\(typeName)' is an Optional type and cannot be registered."
+            "'\(typeName)' is an Optional type and cannot be registered."
         case .factoryFailed:
-            return
-                "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
+            "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
         case .mainActorRequired:
-            return "\(subject) is made by a @MainActor factory and was resolved off the main actor."
+            "\(subject) is made by a @MainActor factory and was resolved off the main actor."
         case .weakRequiresClass(let instanceType):
-            return
-                "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
+            "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
         case .mutationDuringResolution(let operation):
-            return "\(operation)() was called on a container while it was resolving \(subject)."
+            "\(operation)() was called on a container while it was resolving \(subject)."
         case .notYetMade(let actor?):
-            return "\(subject) is made by a factory isolated to \(actor) and has not been made yet."
+            "\(subject) is made by a factory isolated to \(actor) and has not been made yet."
         case .notYetMade(nil):
-            return "\(subject) is made by an async factory and has not been made yet."
+            "\(subject) is made by an async factory and has not been made yet."
         case .tooDeep(let depth):
-            return "Resolving \(subject) needed more than \(depth) nested steps"
+            "Resolving \(subject) needed more than \(depth) nested steps"
                 + (depth < Resolution.maximumDepth ? ", more than this thread's stack allows." : ".")
         case .functionRegistered:
-            return "\(subject) is a function type: the registration makes a function, not a service."
+            "\(subject) is a function type: the registration makes a function, not a service."
         case .argumentInferredAsMetatype(let arguments):
-            return
-                "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
+            "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
         }
     }
 
@@ -169,53 +164,63 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         return lines
     }
 
+    /// The registration to suggest for a missing one, e.g. `Shared(Dog.init)`.
+    private var suggestion: String {
+        if let implementation = conformingTypes.first {
+            "Shared(\(implementation).init, as: \(typeName).self)"
+        } else if Conformance.isExistential(details.key.type) {
+            "Shared(<#instance#> as \(typeName))"
+        } else if Conformance.isClass(details.key.type) {
+            "Shared(\(typeName).init)"
+        } else {
+            "Shared(<#\(typeName) value#>)"
+        }
+    }
+
+    /// How to fix it, as the message's last line says after "To fix, ".
     private var hint: String {
         switch reason {
         case .missingRegistration:
             if let madeByParent = details.madeByParent {
-                return "To fix, register \(subject) in the parent container, or register '\(madeByParent)' in the "
-                    + "child container too, so the child makes it with its own dependencies."
+                "register \(subject) in the parent container, or register '\(madeByParent)' in the child container "
+                    + "too, so the child makes it with its own dependencies."
+            } else {
+                "register it: \(details.containerSpelling).register { \(suggestion)\(named) }"
             }
-            return "To fix, register it: \(details.containerSpelling).register { \(details.suggestion)\(named) }"
         case .dependencyCycle:
-            return "To fix, break the cycle: let one side get the other after creation, "
+            "break the cycle: let one side get the other after creation, "
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
+        case .argumentMismatch("no arguments", _):
+            "resolve it without arguments: DIContainer.resolve(\(typeName).self)."
         case .argumentMismatch(let expected, let received):
-            if expected == "no arguments" {
-                return "To fix, resolve it without arguments: DIContainer.resolve(\(typeName).self)."
-            }
-            let labels =
-                received == "no arguments"
-                ? " An arguments closure that returns a labelled tuple, { (id: …, count: …) }, returns nothing "
-                    + "(Swift warns that the tuple is unused): drop the labels." : ""
-            return "To fix, pass arguments of the registered types \(expected): "
-                + "DIContainer.resolve(\(typeName).self) { … }.\(labels)"
+            "pass arguments of the registered types \(expected): DIContainer.resolve(\(typeName).self) { … }."
+                + (received == "no arguments"
+                    ? " An arguments closure that returns a labelled tuple, { (id: …, count: …) }, returns nothing "
+                        + "(Swift warns that the tuple is unused): drop the labels." : "")
         case .aliasNotConforming(let implementation):
-            return "To fix, make '\(implementation)' conform to '\(typeName)', or remove '\(typeName).self' from `as:`."
+            "make '\(implementation)' conform to '\(typeName)', or remove '\(typeName).self' from `as:`."
         case .optionalRegistration:
-            return
-                "To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered."
+            "register the wrapped type; resolving the Optional then gives nil while nothing is registered."
         case .factoryFailed:
-            return
-                "To fix, make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
+            "make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
         case .mainActorRequired:
-            return "To fix, resolve it from main-actor code (e.g. a @MainActor function) or with "
+            "resolve it from main-actor code (e.g. a @MainActor function) or with "
                 + "try await DIContainer.resolveAsync(\(typeName).self), or register a factory that is not @MainActor."
         case .weakRequiresClass:
-            return "To fix, register it as Shared or New, or make the factory return a class instance."
+            "register it as Shared or New, or make the factory return a class instance."
         case .mutationDuringResolution:
-            return "To fix, register, reset or release instances before or after resolving, not inside a factory, "
+            "register, reset or release instances before or after resolving, not inside a factory, "
                 + "onResolve or an initializer it runs."
         case .notYetMade:
-            return "To fix, await it first: call try await DIContainer.prepare() at startup, or resolve it with "
+            "await it first: call try await DIContainer.prepare() at startup, or resolve it with "
                 + "try await DIContainer.resolveAsync(\(typeName).self)."
         case .functionRegistered:
-            return "To fix, register the initializer with its parameters registered as services "
+            "register the initializer with its parameters registered as services "
                 + "(Shared(Checkout.init) resolves each one), or take arguments: New { resolve, id in Detail(id: id) }."
         case .argumentInferredAsMetatype:
-            return "To fix, write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
+            "write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
         case .tooDeep:
-            return "To fix, look for a cycle through many registrations in the path, or make the chain shorter "
+            "look for a cycle through many registrations in the path, or make the chain shorter "
                 + "(e.g. resolve part of it lazily with @LazyInject)."
         }
     }
@@ -237,32 +242,17 @@ extension DIContainer {
 
     /// A missing registration, with what is registered instead and how to fix it. Lock held.
     func missing(_ key: Key) -> ResolutionError {
-        var rootTypes: [any Any.Type] = []
-        var names: [String] = []
-        for (slotKey, slot) in lineage.flatMap(\.slots) {
-            if slotKey.typeID == key.typeID, let name = slotKey.name { names.append(name) }
-            if !slot.isAlias { rootTypes.append(slotKey.type) }
-        }
-        let requested = key.typeName
+        let slots = lineage.flatMap(\.slots)
+        let names = slots.compactMap { $0.key.typeID == key.typeID ? $0.key.name : nil }
+        let rootTypes = slots.filter { !$0.value.isAlias }.map(\.key.type)
         let isProtocol = Conformance.isExistential(key.type)
-        let conforming =
-            isProtocol
-            ? Set(
-                rootTypes.filter { $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }.map(TypeName.of)
-            )
-            .sorted() : []
+        let conforming = Set(
+            rootTypes.filter { isProtocol && $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }
+                .map(TypeName.of)
+        ).sorted()
+        let requested = key.typeName
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
             .subtracting(conforming).sorted()
-        let suggestion: String
-        if let implementation = conforming.first {
-            suggestion = "Shared(\(implementation).init, as: \(requested).self)"
-        } else if isProtocol {
-            suggestion = "Shared(<#instance#> as \(requested))"
-        } else if Conformance.isClass(key.type) {
-            suggestion = "Shared(\(requested).init)"
-        } else {
-            suggestion = "Shared(<#\(requested) value#>)"
-        }
         let state = Resolution.state
         let origin = state.origin ?? self
         // `shared` and its copies (`withOverrides`, the test traits, `validate()`) are the static API's.
@@ -273,7 +263,7 @@ extension DIContainer {
         return ResolutionError(
             .init(
                 reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
-                similarTypes: similar, registeredNames: Set(names).sorted(), suggestion: suggestion,
+                similarTypes: similar, registeredNames: Set(names).sorted(),
                 containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent))
     }
 
