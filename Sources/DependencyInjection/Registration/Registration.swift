@@ -138,10 +138,10 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping @MainActor (First, repeat each Rest) throws(Failure) -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) {
-        let autowired: @MainActor (Resolver) throws -> Value = { resolve in
-            try make(try resolve.tryResolve(First.self), repeat try resolve.tryResolve((each Rest).self))
-        }
-        self.init(autowired, as: repeat each aliases, fileID: fileID, line: line)
+        self.init(
+            { @MainActor resolve in
+                try make(try resolve.tryResolve(First.self), repeat try resolve.tryResolve((each Rest).self))
+            }, as: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers a `@MainActor` factory that takes arguments.
@@ -300,17 +300,12 @@ func argumentsFactory<Value, each Argument>(
 private func mainActorArgumentsFactory<Value, Failure: Error, each Argument>(
     _ make: @escaping @MainActor (Resolver, repeat each Argument) throws(Failure) -> Value
 ) -> Factory {
-    Factory(
-        argumentType: (repeat each Argument).self, isolation: .mainActor,
-        .boxing { resolver, values in
-            // The resolution path checked that the tuple is of `argumentType`.
-            guard let arguments = values as? (repeat each Argument) else {
-                preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
-            }
-            return try onMainActor(arguments) { (arguments: (repeat each Argument)) throws -> Value in
-                try make(resolver, repeat each arguments)
-            }
-        })
+    func makeOnMainActor(_ resolver: Resolver, _ argument: repeat each Argument) throws -> Value {
+        try onMainActor((repeat each argument)) { (arguments: (repeat each Argument)) throws -> Value in
+            try make(resolver, repeat each arguments)
+        }
+    }
+    return argumentsFactory(isolation: .mainActor, makeOnMainActor)
 }
 
 /// Runs `body` with `input` on the main actor, which the resolution path checked this code runs on.
