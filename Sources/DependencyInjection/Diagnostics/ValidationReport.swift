@@ -38,13 +38,9 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     public var isValid: Bool { problems.isEmpty }
 
     public var description: String {
-        var lines = [
-            isValid
-                ? "Container is valid: \(validCount) registration(s) resolved, \(unchecked.count) not checked."
-                : "Container has \(problems.count) problem(s): \(validCount) registration(s) resolved, \(unchecked.count) not checked."
-        ]
-        lines += problems.map(\.description)
-        lines += unchecked.map(\.description)
-        return lines.joined(separator: "\n")
+        let counts = "\(validCount) registration(s) resolved, \(unchecked.count) not checked."
+        let summary =
+            isValid ? "Container is valid: \(counts)" : "Container has \(problems.count) problem(s): \(counts)"
+        return ([summary] + problems.map(\.description) + unchecked.map(\.description)).joined(separator: "\n")
     }
 }
