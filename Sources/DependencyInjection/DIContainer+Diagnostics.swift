@@ -67,7 +67,9 @@ extension DIContainer {
     /// An alias that was registered again elsewhere is listed with the registration that
     /// serves it now.
     public var registrations: Registrations {
-        Resolution.lock.withLock { Registrations(rootEntries.map { $0.spec.info(servedAliases: aliasKeys(of: $0)) }) }
+        Resolution.lock.withLock {
+            Registrations(elements: rootEntries.map { $0.spec.info(servedAliases: aliasKeys(of: $0)) })
+        }
     }
 
     /// Graphviz DOT text of who depends on whom: a node per registration (type, name,
@@ -155,10 +157,8 @@ extension DIContainer {
 extension RegistrationSpec {
     /// What this registration says, for listings; `servedAliases` are the alias slots it still serves.
     func info(servedAliases: [Key]) -> RegistrationInfo {
-        let served = Set(servedAliases.map(\.typeID))
-        return RegistrationInfo(
-            typeName: TypeName.of(type), name: name, lifetime: lifetime,
-            aliases: aliases.filter { served.contains(ObjectIdentifier($0.type)) }.map { TypeName.of($0.type) },
+        RegistrationInfo(
+            typeName: TypeName.of(type), name: name, lifetime: lifetime, aliases: servedAliases.map(\.typeName),
             argumentTypes: factory.takesArguments
                 ? [String(Factory.describeArguments(factory.argumentType).dropFirst().dropLast())] : [],
             isMainActor: { if case .mainActor = factory.isolation { true } else { false } }(),
@@ -180,10 +180,8 @@ extension RegistrationSpec {
     /// (`New { _, id in … "\(id)" }` infers `Any.Type`). (A function type as the service is
     /// refused when it is registered.)
     var validationProblem: ResolutionError? {
-        if factory.takesArguments, Factory.describeArguments(factory.argumentType).contains(".Type") {
-            return ResolutionError(
-                reason: .argumentInferredAsMetatype(Factory.describeArguments(factory.argumentType)), key: key)
-        }
-        return nil
+        let arguments = Factory.describeArguments(factory.argumentType)
+        guard factory.takesArguments, arguments.contains(".Type") else { return nil }
+        return ResolutionError(reason: .argumentInferredAsMetatype(arguments), key: key)
     }
 }

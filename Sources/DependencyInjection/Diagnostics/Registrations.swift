@@ -5,8 +5,6 @@
 public struct Registrations: RandomAccessCollection, Sendable, CustomStringConvertible {
     let elements: [RegistrationInfo]
 
-    init(_ elements: [RegistrationInfo]) { self.elements = elements }
-
     public var startIndex: Int { elements.startIndex }
     public var endIndex: Int { elements.endIndex }
     public subscript(position: Int) -> RegistrationInfo { elements[position] }
