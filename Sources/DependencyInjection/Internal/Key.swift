@@ -1,15 +1,15 @@
 /// Identifies one registration slot: a type and an optional name.
 struct Key: Hashable, Sendable {
-    let typeID: ObjectIdentifier
-    let name: String?
-    /// The type itself, for messages and listings; identity is `typeID`.
+    /// The type itself; identity is ``typeID``.
     let type: any Any.Type
+    let name: String?
 
     init(_ type: any Any.Type, name: String?) {
-        self.typeID = ObjectIdentifier(type)
-        self.name = name
         self.type = type
+        self.name = name
     }
+
+    var typeID: ObjectIdentifier { ObjectIdentifier(type) }
 
     static func == (lhs: Key, rhs: Key) -> Bool { lhs.typeID == rhs.typeID && lhs.name == rhs.name }
 
