@@ -32,8 +32,7 @@ enum Conformance {
     /// in `Xc`, parameterized ones in `XP`; nominal types end in `C`, `V`, `O` or `G`.
     static func isExistential(_ type: any Any.Type) -> Bool {
         guard let mangled = _mangledTypeName(type) else { return false }
-        return mangled.hasSuffix("p") || mangled.hasSuffix("Xl") || mangled.hasSuffix("Xc")
-            || mangled.hasSuffix("XP")
+        return ["p", "Xl", "Xc", "XP"].contains { mangled.hasSuffix($0) }
     }
 
     /// Whether `type` is a function type (`(A) -> B`, `@Sendable () async -> C`, …): mangled
