@@ -105,8 +105,7 @@ extension DIContainer {
         let result: Result<AnyBox, any Error>
         do {
             // While it runs, what it makes resolves its property wrappers from this container.
-            Resolution.lock.withLock { Resolution.state.anyTaskBinding = true }
-            result = .success(try await DIContainer.boundContainer.withValue(self) { try await make(Resolver(self)) })
+            result = .success(try await activate { try await make(Resolver(self)) })
         } catch {
             result = .failure(error)
         }
