@@ -145,23 +145,19 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     private var detailLines: [String] {
         guard reason == .missingRegistration else { return [] }
-        var lines: [String] = []
-        if let madeByParent = details.madeByParent {
-            lines.append(
-                "'\(madeByParent)' is registered in a parent container, which made it and looked for \(subject) "
-                    + "there: a parent never sees its children's registrations.")
+        /// `items`, each between `quote`s, separated by commas; `nil` for none.
+        func listing(_ items: [String], _ quote: String) -> String? {
+            items.isEmpty ? nil : items.map { quote + $0 + quote }.joined(separator: ", ")
         }
-        if !registeredNames.isEmpty {
-            lines.append(
-                "Registered names for '\(typeName)': \(registeredNames.map { "\"\($0)\"" }.joined(separator: ", ")).")
-        }
-        if !conformingTypes.isEmpty {
-            lines.append("Registered types that conform: \(conformingTypes.map { "'\($0)'" }.joined(separator: ", ")).")
-        }
-        if !similarTypes.isEmpty {
-            lines.append("Did you mean: \(similarTypes.map { "'\($0)'" }.joined(separator: ", "))?")
-        }
-        return lines
+        return [
+            details.madeByParent.map {
+                "'\($0)' is registered in a parent container, which made it and looked for \(subject) "
+                    + "there: a parent never sees its children's registrations."
+            },
+            listing(registeredNames, "\"").map { "Registered names for '\(typeName)': \($0)." },
+            listing(conformingTypes, "'").map { "Registered types that conform: \($0)." },
+            listing(similarTypes, "'").map { "Did you mean: \($0)?" },
+        ].compactMap { $0 }
     }
 
     /// The registration to suggest for a missing one, e.g. `Shared(Dog.init)`.
