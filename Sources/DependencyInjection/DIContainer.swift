@@ -342,17 +342,15 @@ extension DIContainer {
 
     /// Forgets every registration and instance.
     public func reset() {
-        let old = mutate("reset") { () -> [Key: Slot] in
+        mutate("reset") { () -> [Key: Slot] in
             defer { (slots, registry.value.needsBootstrap) = ([:], registry.value.bootstrapsAfterReset) }
             return slots
         }
-        withExtendedLifetime(old) {}
     }
 
     /// Drops cached `Shared` and `Weak` instances; keeps the registrations.
     public func releaseInstances() {
-        let released = mutate("releaseInstances") { slots.values.compactMap { $0.entry.releaseInstances() } }
-        withExtendedLifetime(released) {}
+        mutate("releaseInstances") { slots.values.compactMap { $0.entry.releaseInstances() } }
     }
 
     /// Removes the slot of `type` (with `name`); `true` when there was one.
@@ -362,11 +360,13 @@ extension DIContainer {
     /// instances that only the removed slot kept are released after the lock is.
     @discardableResult
     public func unregister<T>(_ type: T.Type, name: String? = nil) -> Bool {
-        let removed = mutate("unregister") { slots.removeValue(forKey: Key(T.self, name: name)) }
-        return withExtendedLifetime(removed) { removed != nil }
+        mutate("unregister") { slots.removeValue(forKey: Key(T.self, name: name)) } != nil
     }
 
     /// Runs `change` with the lock held, unless a factory of this container is running (a trap).
+    /// Returns what `change` took out, so that the caller releases it after the lock (a `deinit`
+    /// may resolve).
+    @discardableResult
     private func mutate<R>(_ operation: String, _ change: () -> R) -> R {
         Resolution.lock.withLock {
             do throws(ResolutionError) { try refuseMutationDuringResolution(operation) } catch { Self.fail(error) }
