@@ -109,19 +109,17 @@ extension DIContainer {
         } catch {
             result = .failure(error)
         }
-        let (making, outcome) = Resolution.lock.withLock { () -> (AsyncMaking?, Result<AnyBox, ResolutionError>) in
-            defer { entry.value.making = nil }
-            let outcome = Result { () throws(ResolutionError) -> AnyBox in
-                let value = try Self.call({ _, _ in try result.get() }, Resolver(self), (), key: requested, in: self)
-                try withResolutionScope { () throws(ResolutionError) in
-                    try keepMade(value, of: entry, requested: requested)
-                }
-                return value
+        // The tasks waiting for this run look again once it is over and the lock is released.
+        var making: AsyncMaking?
+        defer { making?.finish() }
+        return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
+            (making, entry.value.making) = (entry.value.making, nil)
+            let value = try Self.call({ _, _ in try result.get() }, Resolver(self), (), key: requested, in: self)
+            try withResolutionScope { () throws(ResolutionError) in
+                try keepMade(value, of: entry, requested: requested)
             }
-            return (entry.value.making, outcome)
+            return value
         }
-        making?.finish()
-        return try outcome.get()
     }
 }
 
