@@ -165,7 +165,8 @@ extension DIContainer {
 
     /// The registration path behind every API that takes registrations.
     private func install(_ module: Module) throws(ResolutionError) {
-        let replaced = try Resolution.lock.withLock { () throws(ResolutionError) -> [Slot] in
+        // Replaced entries (and the instances they kept) are handed back, to be released outside the lock.
+        _ = try Resolution.lock.withLock { () throws(ResolutionError) -> [Slot] in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
             if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
@@ -182,21 +183,18 @@ extension DIContainer {
                     slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
                 }
             }
-            guard let before else { return replaced }
+            guard var before else { return replaced }
             do throws(ResolutionError) {
                 try withResolutionScope { () throws(ResolutionError) in
                     for spec in module.plans where spec.isEager { _ = try provideValue(spec.key) }
                 }
             } catch {
-                let failed = registry.value
-                registry.value = before
-                withExtendedLifetime(failed) {}
+                // The container as it was; what the failed attempt installed is released after the write.
+                swap(&registry.value, &before)
                 throw error
             }
             return replaced
         }
-        // Replaced entries (and the instances they kept) are released outside the lock.
-        withExtendedLifetime(replaced) {}
     }
 
     /// Throws when a factory or action of this container is running on this thread. Lock held.
