@@ -54,8 +54,7 @@ final class ValidationProbe: @unchecked Sendable {
     /// probe thread, which holds the lock in the middle of a resolution it will not return to.
     func parkAfterFailure(_ error: ResolutionError) -> Never {
         failures.append(error)
-        let frames = Resolution.state.frames
-        for frame in frames { frame.entry?.value.isMaking = false }
+        for frame in Resolution.state.frames { frame.entry?.value.isMaking = false }
         Resolution.state.frames = []
         Resolution.state.probe = nil
         container.abandonResolution()
