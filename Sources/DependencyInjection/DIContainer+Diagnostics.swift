@@ -168,12 +168,11 @@ extension RegistrationSpec {
     /// Why `validate()` cannot resolve it alone, if it cannot.
     var uncheckableReason: String? {
         if factory.takesArguments { return "it needs arguments \(Factory.describeArguments(factory.argumentType))" }
-        switch factory.isolation {
-        case .none: break
-        case .mainActor: return "its factory runs on the main actor"
-        case .globalActor(_, let name): return "its factory runs on \(name)"
+        return switch factory.isolation {
+        case .none: factory.isAsync ? "its factory is async (prepare() makes it)" : nil
+        case .mainActor: "its factory runs on the main actor"
+        case .globalActor(_, let name): "its factory runs on \(name)"
         }
-        return factory.isAsync ? "its factory is async (prepare() makes it)" : nil
     }
 
     /// A registration that can never be resolved as meant: an argument inferred as a metatype
