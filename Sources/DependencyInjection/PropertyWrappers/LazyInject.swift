@@ -121,8 +121,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
     var current: Value? { Resolution.lock.withLock { resolved } }
 
     func reset() {
-        // Released after the lock is: its `deinit` may resolve.
-        var old: Value?
-        Resolution.lock.withLock { swap(&old, &resolved) }
+        // Handed out of the lock, so released after it: its `deinit` may resolve.
+        _ = Resolution.lock.withLock { resolved.take() }
     }
 }
