@@ -311,12 +311,7 @@ private func mainActorArgumentsFactory<Value, Failure: Error, each Argument>(
 /// Runs `body` with `input` on the main actor, which the resolution path checked this code runs on.
 private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input) throws -> Value) throws -> Value {
     let input = Handoff(input)
-    let output = Handoff<Value?>(nil)
-    try MainActor.assumeIsolated { output.value = try body(input.value) }
-    guard let value = output.value else {
-        preconditionFailure("DependencyInjection: a main-actor factory made nothing.")
-    }
-    return value
+    return try MainActor.assumeIsolated { Handoff(try body(input.value)) }.value
 }
 
 /// A registration with its types erased: what a container installs.

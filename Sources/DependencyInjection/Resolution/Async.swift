@@ -165,9 +165,9 @@ final class AsyncMaking: @unchecked Sendable {
 /// a main-actor factory run under `MainActor.assumeIsolated`, and back from the actor an async
 /// resolve made a value on.
 final class Handoff<Value>: @unchecked Sendable {
-    // Unchecked: each handoff has one user at a time: it is written before the boundary is
-    // crossed and read after, never concurrently.
-    var value: Value
+    // Unchecked: each handoff has one user at a time: it is made before the boundary is crossed
+    // and read after, never concurrently.
+    let value: Value
 
     init(_ value: Value) { self.value = value }
 }
