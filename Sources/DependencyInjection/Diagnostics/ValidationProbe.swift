@@ -36,11 +36,7 @@ final class ValidationProbe: @unchecked Sendable {
                 Resolution.state.probe = self
                 defer { Resolution.state.probe = nil }
                 do throws(ResolutionError) {
-                    for key in keys {
-                        _ = try container.withResolutionScope { () throws(ResolutionError) in
-                            try container.provideValue(key)
-                        }
-                    }
+                    for key in keys { _ = try container.provideHere(key) }
                     failures.append(nil)
                 } catch {
                     failures.append(error)

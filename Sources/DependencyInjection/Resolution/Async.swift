@@ -87,8 +87,9 @@ extension DIContainer {
     /// Runs `body` on `actor`.
     private static func onActor<R>(_ actor: isolated any Actor, _ body: () throws -> R) rethrows -> R { try body() }
 
-    /// Provides `key` synchronously, as one resolution; `actor` is the one this code runs on.
-    private func provideHere(_ key: Key, on actor: (any Actor)? = nil) throws -> AnyBox {
+    /// Provides `key` synchronously, as one resolution (for the async API and `validate()`); `actor`
+    /// is the one this code runs on.
+    func provideHere(_ key: Key, on actor: (any Actor)? = nil) throws(ResolutionError) -> AnyBox {
         try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
             let previous = Resolution.state.runningActor
             Resolution.state.runningActor = actor
