@@ -93,11 +93,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// The full message: what happened, where, and how to fix it.
     public var description: String {
-        var lines = [headline]
-        if path.count > 1 { lines.append("Resolution path: \(Self.abbreviated(path).joined(separator: " -> "))") }
-        lines += detailLines
-        lines.append("To fix, " + hint)
-        return lines.joined(separator: "\n")
+        let pathLine = path.count > 1 ? ["Resolution path: \(Self.abbreviated(path).joined(separator: " -> "))"] : []
+        return ([headline] + pathLine + detailLines + ["To fix, " + hint]).joined(separator: "\n")
     }
 
     /// A long path with its middle left out: the start and the end say where it went wrong.
