@@ -11,7 +11,9 @@ enum Conformance {
     /// `nil` for an existential the runtime cannot rebuild from its name (a `private` protocol,
     /// a parameterized one): callers then rely on the cast made once an instance exists.
     static func isSubtype(_ impl: any Any.Type, of target: any Any.Type) -> Bool? {
-        if impl == target || isKind(impl, of: target) { return true }
+        // `impl is Target.Type` for the target held as a value: the same type, or a subclass.
+        func isKind<Target>(of _: Target.Type) -> Bool { impl is Target.Type }
+        if impl == target || _openExistential(target, do: isKind) { return true }
         guard let mangled = _mangledTypeName(target) else { return nil }
         guard let existentialMetatype = _typeByName(mangled + "Xp") else {
             // Not an existential (a struct or an unrelated class): the checks above were complete.
@@ -19,12 +21,6 @@ enum Conformance {
         }
         func isInstance<Metatype>(of _: Metatype.Type) -> Bool { (impl as Any) is Metatype }
         return _openExistential(existentialMetatype, do: isInstance)
-    }
-
-    /// `impl is Target.Type` for a target held as a value (true for subclasses).
-    private static func isKind(_ impl: any Any.Type, of target: any Any.Type) -> Bool {
-        func check<Target>(_: Target.Type) -> Bool { impl is Target.Type }
-        return _openExistential(target, do: check)
     }
 
     /// Whether `type` is an existential (`any P`, a composition, `AnyObject`): mangled names of
