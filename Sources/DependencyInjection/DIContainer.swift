@@ -186,7 +186,7 @@ extension DIContainer {
             guard var before else { return replaced }
             do throws(ResolutionError) {
                 try withResolutionScope { () throws(ResolutionError) in
-                    for spec in module.plans where spec.isEager { _ = try provideValue(spec.key) }
+                    for spec in module.plans where spec.isEager { _ = try resolveStep(spec.key, .none) }
                 }
             } catch {
                 // The container as it was; what the failed attempt installed is released after the write.

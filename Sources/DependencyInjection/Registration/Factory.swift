@@ -52,17 +52,11 @@ struct Factory: @unchecked Sendable {
     let argumentType: any Any.Type
     let isolation: Isolation
     let make: Make
-    /// The services an autowired initializer takes, resolved before calling it.
-    let parameterTypes: [any Any.Type]
 
     @usableFromInline
-    init(
-        argumentType: any Any.Type = Void.self, isolation: Isolation = .none, parameterTypes: [any Any.Type] = [],
-        _ make: Make
-    ) {
+    init(argumentType: any Any.Type = Void.self, isolation: Isolation = .none, _ make: Make) {
         self.argumentType = argumentType
         self.isolation = isolation
-        self.parameterTypes = parameterTypes
         self.make = make
     }
 

@@ -94,7 +94,7 @@ extension DIContainer {
             let previous = Resolution.state.runningActor
             Resolution.state.runningActor = actor
             defer { Resolution.state.runningActor = previous }
-            return try withResolutionScope { () throws(ResolutionError) in try provideValue(key) }
+            return try withResolutionScope { () throws(ResolutionError) in try resolveStep(key, .none) }
         }
     }
 

@@ -143,8 +143,9 @@ extension DIContainer {
         }
     }
 
-    /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`).
-    private func resolveStep(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
+    /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`). Also
+    /// what `eager()`, `validate()` and the async API resolve with, inside a resolution scope.
+    func resolveStep(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
         // The edge points at what serves the step: `key`, or for an optional `T?` the `T`.
         if let (owner, slot) = lookup(key) {
             recordDependency(on: key)
@@ -159,13 +160,6 @@ extension DIContainer {
         recordDependency(on: wrapped)
         guard let (owner, slot) = lookup(wrapped) else { return optional.box(nil) }
         return optional.box(try owner.provide(slot, requested: wrapped, arguments, origin: self))
-    }
-
-    /// The value (a `Box`) of `key`, without arguments: for `eager()`, `validate()` and the
-    /// async API. Call inside a resolution scope.
-    func provideValue(_ key: Key) throws(ResolutionError) -> AnyBox {
-        guard let (owner, slot) = lookup(key) else { throw missing(key) }
-        return try owner.provide(slot, requested: key, .none, origin: self)
     }
 
     /// The slot for `key` in this container or the nearest ancestor that has one.
