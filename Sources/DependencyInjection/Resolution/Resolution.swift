@@ -165,13 +165,9 @@ extension DIContainer {
     /// The slot for `key` in this container or the nearest ancestor that has one.
     @inline(__always)
     func lookup(_ key: Key) -> (DIContainer, Slot)? {
-        var container: DIContainer? = self
-        while let candidate = container {
-            candidate.bootstrapIfNeeded()
-            if let slot = candidate.slots[key] { return (candidate, slot) }
-            container = candidate.parent
-        }
-        return nil
+        bootstrapIfNeeded()
+        if let slot = slots[key] { return (self, slot) }
+        return parent?.lookup(key)
     }
 
     /// Records `key` as a dependency of the step in progress (an edge of the dependency graph).
