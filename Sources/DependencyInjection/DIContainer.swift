@@ -27,7 +27,7 @@ public final class DIContainer: @unchecked Sendable {
     var lineage: UnfoldFirstSequence<DIContainer> { sequence(first: self) { $0.parent } }
     let registry: Locked<Registry>
     /// How resolvers reach this container without keeping it alive.
-    let reference = ContainerReference()
+    @usableFromInline let reference = ContainerReference()
     /// What a container holds; read and written only with `Resolution.lock` held (see ``Locked``).
     struct Registry {
         /// What each `(type, name)` resolves to.
@@ -248,7 +248,7 @@ extension DIContainer {
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
     @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        Self.resolvedOrFail(type, name: name, .none, from: self)
+        Self.resolvedOrFail(type, name: name, .none, from: reference)
     }
 
     /// Resolves a `T` made with arguments; traps on failure.
@@ -257,7 +257,7 @@ extension DIContainer {
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
         Self.resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: self)
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -269,7 +269,7 @@ extension DIContainer {
     ///     }
     @inlinable
     public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try Self.resolved(type, name: name, .none, from: self)
+        try Self.resolved(type, name: name, .none, from: reference)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
@@ -278,7 +278,7 @@ extension DIContainer {
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
         try Self.resolved(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: self)
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
     }
 }
 

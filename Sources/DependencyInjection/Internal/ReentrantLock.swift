@@ -135,6 +135,7 @@ enum ThreadStack {
 ///
 /// Swift checks exclusive access to a class's stored `var` at run time, which costs a
 /// thread-local lookup per access (most of a resolve's time); `value` opts out of that check.
+@usableFromInline
 class Locked<Value>: @unchecked Sendable {
     // Unchecked, and sound, because of two invariants every use keeps:
     // 1. `value` is read and written only with `Resolution.lock` held, so accesses from two

@@ -110,7 +110,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
                 if let resolved { return resolved }
                 // From the current container when its own is gone.
                 let value = DIContainer.resolvedOrFail(
-                    Value.self, name: name, .none, from: isShared ? DIContainer.shared : container)
+                    Value.self, name: name, .none, from: (isShared ? DIContainer.shared : container)?.reference)
                 resolved = value
                 return value
             }

@@ -67,23 +67,24 @@ struct ResolutionState {
 }
 
 extension DIContainer {
-    /// Resolves a `T` from `container` (``current`` when `nil`): what every typed API calls.
-    /// Inlinable, so that the cast to `Box<T>` is specialized in the caller's module.
+    /// Resolves a `T` from the container `source` reaches (``current`` when `nil`): what every typed
+    /// API calls. Inlinable, so that the cast to `Box<T>` is specialized in the caller's module.
     @inlinable
     static func resolved<T>(
-        _ type: T.Type, name: String?, _ arguments: Arguments, from container: DIContainer? = nil
+        _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil
     ) throws(ResolutionError) -> T {
-        let value = try resolveBox(T.self, name: name, arguments, from: container)
+        let value = try resolveBox(T.self, name: name, arguments, from: source)
         return unbox(value)
     }
 
-    /// The value (a `Box`) of `type` from `container` (``current`` when `nil`).
+    /// The value (a `Box`) of `type` from the container `source` reaches (``current`` when `nil`),
+    /// with the container read and the resolution made under one hold of the lock.
     @usableFromInline
     static func resolveBox(
-        _ type: any Any.Type, name: String?, _ arguments: Arguments, from container: DIContainer?
+        _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?
     ) throws(ResolutionError) -> AnyBox {
         try Resolution.lock.withLock { () throws(ResolutionError) in
-            try (container ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
+            try (source.map(\.container) ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
         }
     }
 
@@ -99,9 +100,9 @@ extension DIContainer {
     /// ``resolved(_:name:_:from:)``, trapping with the error's message on failure.
     @inlinable
     static func resolvedOrFail<T>(
-        _ type: T.Type, name: String?, _ arguments: Arguments, from container: DIContainer? = nil
+        _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil
     ) -> T {
-        do { return try resolved(type, name: name, arguments, from: container) } catch { fail(error) }
+        do { return try resolved(type, name: name, arguments, from: source) } catch { fail(error) }
     }
 
     /// The one resolution path behind every API: the wrappers, the static API, `tryResolve`,

@@ -9,26 +9,14 @@
 public struct Resolver: Sendable {
     // Not the container itself: a factory's product that stored the resolver would otherwise keep
     // its own container alive through the instance the container keeps.
-    private let reference: ContainerReference
+    @usableFromInline let reference: ContainerReference
 
     init(_ container: DIContainer) { reference = container.reference }
-
-    /// The container; a trap with a message once it is gone.
-    @usableFromInline
-    var resolving: DIContainer {
-        guard let container = Resolution.lock.withLock({ reference.value.container }) else {
-            fatalError(
-                "DependencyInjection: a Resolver was used after its container was deallocated. Use the "
-                    + "resolver a factory receives only while that factory (or onResolve) runs; to resolve "
-                    + "later, keep the container itself, or resolve what you need up front.")
-        }
-        return container
-    }
 
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
     @inlinable
     public func callAsFunction<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        resolving.resolve(type, name: name)
+        DIContainer.resolvedOrFail(type, name: name, .none, from: reference)
     }
 
     /// Resolves a `T` made with arguments; traps on failure.
@@ -36,7 +24,8 @@ public struct Resolver: Sendable {
     public func callAsFunction<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) -> T {
-        resolving.resolve(type, name: name, arguments: arguments)
+        DIContainer.resolvedOrFail(
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` that carries the whole resolution path.
@@ -45,7 +34,7 @@ public struct Resolver: Sendable {
     /// up to the caller's `tryResolve` instead of trapping.
     @inlinable
     public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try resolving.tryResolve(type, name: name)
+        try DIContainer.resolved(type, name: name, .none, from: reference)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
@@ -53,7 +42,8 @@ public struct Resolver: Sendable {
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
-        try resolving.tryResolve(type, name: name, arguments: arguments)
+        try DIContainer.resolved(
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
     }
 }
 
@@ -65,12 +55,24 @@ public struct Resolver: Sendable {
 ///
 /// Its `value` is guarded by `Resolution.lock` (see ``Locked``), so reading it costs no run-time
 /// exclusivity check (a quarter of a nested resolve's time otherwise).
+@usableFromInline
 final class ContainerReference: Locked<ContainerReference.Target>, @unchecked Sendable {
     // Unchecked: `value.container` is read and written only with `Resolution.lock` held. The container
     // sets it when made and clears it in its `deinit`, so it is `nil` once the container is gone;
     // a resolver used while another thread lets go of the container's last reference (it was kept
     // past its factory, which the docs rule out) traps (`unowned(safe)`), never reads freed memory.
-    struct Target { unowned(safe) var container: DIContainer? }
+    @usableFromInline struct Target { unowned(safe) var container: DIContainer? }
 
     init() { super.init(Target()) }
+
+    /// The container; a trap with a message once it is gone. Lock held.
+    var container: DIContainer {
+        guard let container = value.container else {
+            fatalError(
+                "DependencyInjection: a Resolver was used after its container was deallocated. Use the "
+                    + "resolver a factory receives only while that factory (or onResolve) runs; to resolve "
+                    + "later, keep the container itself, or resolve what you need up front.")
+        }
+        return container
+    }
 }
