@@ -56,6 +56,18 @@ final class RunCount: @unchecked Sendable {
 
 struct Flaky: Error {}
 
+/// The `ResolutionError` that `body` throws in a detached task (off the main actor), if any.
+func errorInDetachedTask(_ body: @escaping @Sendable () throws -> Void) async -> ResolutionError? {
+    await Task.detached { () -> ResolutionError? in
+        do {
+            try body()
+            return nil
+        } catch {
+            return error as? ResolutionError
+        }
+    }.value
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncFactoryTests {
     @Test func anAsyncSharedIsMadeOnceAcrossConcurrentTasks() async throws {
@@ -157,14 +169,7 @@ struct AsyncFactoryTests {
         let model = try await Task.detached { try await box.resolveAsync(MainActorService.self) }.value
         let again = try await Task.detached { try await box.resolveAsync(MainActorService.self) }.value
         #expect(model === again)
-        let offMain = await Task.detached { () -> ResolutionError? in
-            do {
-                _ = try box.tryResolve(MainActorService.self)
-                return nil
-            } catch {
-                return error as? ResolutionError
-            }
-        }.value
+        let offMain = await errorInDetachedTask { _ = try box.tryResolve(MainActorService.self) }
         #expect(offMain?.reason == .mainActorRequired)
     }
 
@@ -179,14 +184,7 @@ struct AsyncFactoryTests {
                 return RemoteConfig(version: 4)
             }
         }
-        let notYet = await Task.detached { () -> ResolutionError? in
-            do {
-                _ = try box.tryResolve(RemoteConfig.self)
-                return nil
-            } catch {
-                return error as? ResolutionError
-            }
-        }.value
+        let notYet = await errorInDetachedTask { _ = try box.tryResolve(RemoteConfig.self) }
         #expect(notYet?.reason == .notYetMade(actor: nil))
         let config = try await Task.detached { try await box.resolveAsync(RemoteConfig.self) }.value
         #expect(config.version == 4)
