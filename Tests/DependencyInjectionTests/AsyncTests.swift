@@ -24,6 +24,9 @@ final class RemoteConfig: Sendable {
     }
 }
 
+protocol RemoteSettings: Sendable {}
+extension RemoteConfig: RemoteSettings {}
+
 final class HTTPClient: Sendable {
     let version: Int
     init() { version = 3 }
@@ -183,6 +186,13 @@ struct AsyncFactoryTests {
                 _ = resolve(MainActorService.self)
                 return RemoteConfig(version: 4)
             }
+            // With aliases too (another initializer).
+            Shared(
+                { _ async throws -> RemoteConfig in
+                    MainActor.preconditionIsolated("an async factory with aliases written on the main actor runs there")
+                    return RemoteConfig(version: 8)
+                }, as: RemoteSettings.self
+            ).named("aliased")
         }
         let notYet = await errorInDetachedTask { _ = try box.tryResolve(RemoteConfig.self) }
         #expect(notYet?.reason == .notYetMade(actor: nil))
@@ -190,6 +200,8 @@ struct AsyncFactoryTests {
         #expect(config.version == 4)
         // Made, its Sendable instance is returned off the main actor too.
         #expect(try await Task.detached { try box.tryResolve(RemoteConfig.self) }.value === config)
+        let aliased = try await Task.detached { try await box.resolveAsync(RemoteSettings.self, name: "aliased") }.value
+        #expect((aliased as? RemoteConfig)?.version == 8)
     }
 
     @Test func anAsyncFactoryWrittenInNonisolatedCodeRunsOffTheMainActor() async throws {

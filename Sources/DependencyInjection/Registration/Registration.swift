@@ -190,6 +190,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     }
 
     /// Registers an async factory under other types too (see ``init(_:fileID:line:)``).
+    // Two initializers, not one with an alias pack: Swift 6.3 drops `@_inheritActorContext` when
+    // the pack is empty, so the form without aliases would lose the isolation of its code.
     public init<each Alias>(
         @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
