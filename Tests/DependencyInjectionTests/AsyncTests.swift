@@ -229,3 +229,151 @@ struct AsyncFactoryTests {
         #expect(missing?.reason == .missingRegistration)
     }
 }
+
+/// Async services that need each other (through `resolveAsync` in their factories).
+final class AsyncEgg: Sendable { init() {} }
+final class AsyncHen: Sendable { init() {} }
+
+/// Lets tasks go on only once `parties` of them arrived; stays open after that.
+actor Rendezvous {
+    private let parties: Int
+    private var arrived = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(parties: Int) { self.parties = parties }
+
+    func arrive() async {
+        arrived += 1
+        guard arrived < parties else {
+            for task in waiting { task.resume() }
+            waiting = []
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+}
+
+/// The error `body` throws, if any.
+func thrownError(_ body: () async throws -> Void) async -> ResolutionError? {
+    do {
+        try await body()
+        return nil
+    } catch {
+        return error as? ResolutionError
+    }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct AsyncCycleTests {
+    @Test func anAsyncSharedThatAwaitsItselfIsACycleNotATaskWaitingForItself() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> AsyncEgg in
+                _ = try await box.resolveAsync(AsyncEgg.self)
+                return AsyncEgg()
+            }
+        }
+        let error = await thrownError { _ = try await box.resolveAsync(AsyncEgg.self) }
+        #expect(error?.reason == .dependencyCycle(cycle: ["AsyncEgg", "AsyncEgg"]))
+        #expect(error?.path == ["AsyncEgg", "AsyncEgg"])
+        // Nothing was kept: the next resolve runs the factory again and fails the same way.
+        #expect(await thrownError { _ = try await box.resolveAsync(AsyncEgg.self) }?.reason == error?.reason)
+    }
+
+    @Test func anAsyncNewThatAwaitsItselfIsACycleNotEndlessRecursion() async throws {
+        let box = DIContainer()
+        box.register {
+            New { _ async throws -> AsyncEgg in
+                _ = try await box.resolveAsync(AsyncEgg.self)
+                return AsyncEgg()
+            }
+        }
+        let error = await thrownError { _ = try await box.resolveAsync(AsyncEgg.self) }
+        #expect(error?.reason == .dependencyCycle(cycle: ["AsyncEgg", "AsyncEgg"]))
+    }
+
+    @Test func twoAsyncFactoriesThatAwaitEachOtherInOneTaskAreACycle() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> AsyncEgg in
+                _ = try await box.resolveAsync(AsyncHen.self)
+                return AsyncEgg()
+            }
+            New { _ async throws -> AsyncHen in
+                _ = try await box.resolveAsync(AsyncEgg.self)
+                return AsyncHen()
+            }
+        }
+        let error = await thrownError { _ = try await box.resolveAsync(AsyncEgg.self) }
+        #expect(error?.reason == .dependencyCycle(cycle: ["AsyncEgg", "AsyncHen", "AsyncEgg"]))
+        #expect(error?.path == ["AsyncEgg", "AsyncHen", "AsyncEgg"])
+    }
+
+    /// Task one makes the egg and waits for the hen that task two makes, which waits for the egg:
+    /// whichever asks second gets the cycle (each task's own run would otherwise wait forever).
+    @Test func asyncFactoriesThatAwaitEachOtherFromTwoTasksAreACycleNotADeadlock() async throws {
+        let box = DIContainer()
+        let bothStarted = Rendezvous(parties: 2)
+        box.register {
+            Shared { _ async throws -> AsyncEgg in
+                await bothStarted.arrive()
+                _ = try await box.resolveAsync(AsyncHen.self)
+                return AsyncEgg()
+            }
+            Shared { _ async throws -> AsyncHen in
+                await bothStarted.arrive()
+                _ = try await box.resolveAsync(AsyncEgg.self)
+                return AsyncHen()
+            }
+        }
+        async let egg = thrownError { _ = try await box.resolveAsync(AsyncEgg.self) }
+        async let hen = thrownError { _ = try await box.resolveAsync(AsyncHen.self) }
+        let reasons = await [egg?.reason, hen?.reason]
+        #expect(reasons.contains(.dependencyCycle(cycle: ["AsyncEgg", "AsyncHen", "AsyncEgg"])))
+        #expect(reasons.contains(.dependencyCycle(cycle: ["AsyncHen", "AsyncEgg", "AsyncHen"])))
+    }
+
+    @Test func prepareReportsACycleOfAsyncFactories() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> AsyncEgg in
+                _ = try await box.resolveAsync(AsyncHen.self)
+                return AsyncEgg()
+            }
+            Shared { _ async throws -> AsyncHen in
+                _ = try await box.resolveAsync(AsyncEgg.self)
+                return AsyncHen()
+            }
+        }
+        let error = await thrownError { try await box.prepare() }
+        guard case .dependencyCycle(let cycle)? = error?.reason else {
+            Issue.record("expected a cycle, got \(String(describing: error))")
+            return
+        }
+        #expect(Set(cycle) == ["AsyncEgg", "AsyncHen"] && cycle.count == 3)
+    }
+
+    /// Two child tasks of one factory both wait for another task's run: waiting for a run that
+    /// does not wait for them is no cycle.
+    @Test func siblingTasksAwaitingOneAsyncSharedAreNoCycle() async throws {
+        for _ in 0..<50 {
+            let box = DIContainer()
+            let made = RunCount()
+            box.register {
+                Shared { _ async throws -> AsyncEgg in
+                    async let first = box.resolveAsync(AsyncHen.self)
+                    async let second = box.resolveAsync(AsyncHen.self)
+                    #expect(try await first === second)
+                    return AsyncEgg()
+                }
+                Shared { _ async throws -> AsyncHen in
+                    _ = made.increment()
+                    await Task.yield()
+                    return AsyncHen()
+                }
+            }
+            _ = try await box.resolveAsync(AsyncEgg.self)
+            #expect(made.count == 1)
+        }
+    }
+}

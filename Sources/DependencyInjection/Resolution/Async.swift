@@ -50,8 +50,10 @@ extension DIContainer {
     /// The value of `key` (a `Box`) once an async factory or an actor made it; `nil` when a
     /// synchronous resolve here provides it.
     private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox? {
+        // The async factory whose code asks, if any: what this resolve would wait for must not wait for it.
+        let asking = AsyncMaking.current.get()
         while true {
-            switch try Resolution.lock.withLock({ () throws(ResolutionError) in try nextAsyncStep(key) }) {
+            switch try Resolution.lock.withLock({ () throws(ResolutionError) in try nextAsyncStep(key, asking) }) {
             case .resolve:
                 return nil
             case .resolveOn(let actor):
@@ -59,29 +61,69 @@ extension DIContainer {
                 return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
             case .wait(let making):
                 await making.wait()
-            case .make(let owner, let slot, let make):
-                let value = try await owner.runAsyncFactory(slot.entry, requested: key, make)
-                return slot.alias.flatMap { $0.convert(value) } ?? value
+            case .make(let owner, let alias, let making, let make):
+                let value = try await owner.runAsyncFactory(making, make)
+                return alias.flatMap { $0.convert(value) } ?? value
             }
         }
     }
 
-    /// What an async resolve of `key` does next. Lock held.
-    private func nextAsyncStep(_ key: Key) throws(ResolutionError) -> AsyncStep {
+    /// What an async resolve of `key`, asked by the factory run `asking` (if any), does next. Lock held.
+    private func nextAsyncStep(_ key: Key, _ asking: AsyncMaking?) throws(ResolutionError) -> AsyncStep {
         guard let (owner, slot) = lookup(key) else { return .resolve }
         let entry = slot.entry
         let isKept = entry.kept != nil
         if case .async(let make) = entry.spec.factory.make, !isKept {
-            if let making = entry.value.making { return .wait(making) }
-            // `Shared` instances are made once: later resolves wait for this one.
-            if entry.lifetime == .shared { entry.value.making = AsyncMaking() }
-            return .make(owner, slot, make)
+            if let cycle = asyncCycle(reaching: entry, requested: key, from: asking) { throw cycle }
+            if let making = entry.value.making {
+                if let asking { Resolution.state.asyncWaits.append((asking, making)) }
+                return .wait(making)
+            }
+            let making = AsyncMaking(entry: entry, requested: key, asking: asking)
+            // `Shared` instances are made once: later resolves wait for this run.
+            if entry.lifetime == .shared { entry.value.making = making }
+            return .make(owner, slot.alias, making, make)
         }
         switch entry.spec.factory.isolation {
         case .mainActor where !MainActorCheck.isOnMainActor: return .resolveOn(MainActor.shared)
         case .globalActor(let actor, _) where !isKept: return .resolveOn(actor)
         default: return .resolve
         }
+    }
+
+    /// The cycle that an async resolve of `entry` from the run `asking` would close, if any: `entry`
+    /// is made by `asking` or a run that asked for it (the same task), or by a run that waits,
+    /// directly or through other waiting runs, for one of those (another task). Lock held.
+    private func asyncCycle(reaching entry: Entry, requested: Key, from asking: AsyncMaking?) -> ResolutionError? {
+        guard let asking else { return nil }
+        let chain = Array(asking.chain.reversed())  // outermost first, ending with `asking`
+        // The runs of the cycle before the requested step, and after it.
+        var cycle: (before: ArraySlice<AsyncMaking>, after: [AsyncMaking])?
+        if let start = chain.firstIndex(where: { $0.entry === entry }) {
+            cycle = (chain[start...], [])
+        } else if let making = entry.value.making {
+            // Breadth first along the waits, each run reached with the run it was reached from.
+            var frontier = [making]
+            var reachedFrom: [ObjectIdentifier: AsyncMaking] = [:]
+            while cycle == nil, !frontier.isEmpty {
+                let run = frontier.removeFirst()
+                if let start = chain.firstIndex(where: { $0 === run }) {
+                    var walk = [run]
+                    while let previous = reachedFrom[ObjectIdentifier(walk[0])] { walk.insert(previous, at: 0) }
+                    cycle = (chain[start...], Array(walk.dropFirst()))
+                }
+                for wait in Resolution.state.asyncWaits where wait.waiter.chain.contains(where: { $0 === run }) {
+                    guard wait.target !== making, reachedFrom[ObjectIdentifier(wait.target)] == nil else { continue }
+                    reachedFrom[ObjectIdentifier(wait.target)] = run
+                    frontier.append(wait.target)
+                }
+            }
+        }
+        guard let cycle else { return nil }
+        let names = cycle.before.map(\.requested.displayName) + [requested.displayName]
+        return ResolutionError(
+            reason: .dependencyCycle(cycle: names + cycle.after.map(\.requested.displayName)), key: requested,
+            path: chain.map(\.requested.displayName) + [requested.displayName])
     }
 
     /// Runs `body` on `actor`.
@@ -100,24 +142,28 @@ extension DIContainer {
 
     /// Runs an async factory outside the lock, then keeps its value as the lifetime says.
     private func runAsyncFactory(
-        _ entry: Entry, requested: Key, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
+        _ making: AsyncMaking, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> AnyBox {
         let result: Result<AnyBox, any Error>
         do {
-            // While it runs, what it makes resolves its property wrappers from this container.
-            result = .success(try await activate { try await make(Resolver(self)) })
+            // While it runs, what it makes resolves its property wrappers from this container, and
+            // its own async resolves know which run asks.
+            result = .success(
+                try await AsyncMaking.current.withValue(making) {
+                    try await activate { try await make(Resolver(self)) }
+                })
         } catch {
             result = .failure(error)
         }
         // The tasks waiting for this run look again once it is over and the lock is released.
-        var making: AsyncMaking?
-        defer { making?.finish() }
+        defer { making.finish() }
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
-            (making, entry.value.making) = (entry.value.making, nil)
-            let value = try Self.call({ _, _ in try result.get() }, Resolver(self), (), key: requested, in: self)
+            making.entry.value.making = nil
+            let value = try Self.call(
+                { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
             try withResolutionScope { () throws(ResolutionError) in
-                try keepMade(value, of: entry, requested: requested)
+                try keepMade(value, of: making.entry, requested: making.requested)
             }
             return value
         }
@@ -132,15 +178,32 @@ private enum AsyncStep {
     case resolveOn(any Actor)
     /// Another task is making it: wait, then look again.
     case wait(AsyncMaking)
-    /// Run this async factory.
-    case make(DIContainer, Slot, @Sendable (Resolver) async throws -> sending AnyBox)
+    /// Run this async factory (in the container that owns it, converting to the alias, if any).
+    case make(DIContainer, AliasSpec?, AsyncMaking, @Sendable (Resolver) async throws -> sending AnyBox)
 }
 
-/// An async factory's run in progress: later async resolves of the same entry wait for it.
+/// One run of an async factory: later async resolves of a `Shared` one wait for it, and the runs
+/// it asks for know it, so that a cycle through async factories is an error, not a task waiting
+/// for itself.
 final class AsyncMaking: @unchecked Sendable {
-    // Unchecked: `waiters` and `isFinished` are read and written only with `Resolution.lock` held.
+    // Unchecked: `waiters` and `isFinished` are read and written only with `Resolution.lock` held;
+    // the rest never changes.
+    /// The run whose factory code is running in this task, if any.
+    static let current = TaskLocal<AsyncMaking?>(wrappedValue: nil)
+
+    let entry: Entry
+    let requested: Key
+    /// The run whose factory asked for this one, if any.
+    let asking: AsyncMaking?
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var isFinished = false
+
+    init(entry: Entry, requested: Key, asking: AsyncMaking?) {
+        (self.entry, self.requested, self.asking) = (entry, requested, asking)
+    }
+
+    /// This run, the run that asked for it, and so on.
+    var chain: UnfoldFirstSequence<AsyncMaking> { sequence(first: self) { $0.asking } }
 
     func wait() async {
         await withCheckedContinuation { continuation in
@@ -155,6 +218,7 @@ final class AsyncMaking: @unchecked Sendable {
     func finish() {
         let waiting = Resolution.lock.withLock {
             isFinished = true
+            Resolution.state.asyncWaits.removeAll { $0.target === self }
             defer { waiters = [] }
             return waiters
         }

@@ -56,6 +56,8 @@ struct ResolutionState {
     var runningActor: (any Actor)?
     /// The `validate()` probe resolving now, if any (it holds the lock while it does).
     var probe: ValidationProbe?
+    /// Async factory runs waiting for another task's run of a `Shared` one (to find cycles across tasks).
+    var asyncWaits: [(waiter: AsyncMaking, target: AsyncMaking)] = []
 
     /// The resolution path so far, as the user asked for each step.
     var path: [String] { frames.compactMap { $0.entry == nil ? nil : $0.requested.displayName } }
