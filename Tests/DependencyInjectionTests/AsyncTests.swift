@@ -377,3 +377,74 @@ struct AsyncCycleTests {
         }
     }
 }
+
+/// A protocol the runtime cannot rebuild from its name (it is private): registration cannot check
+/// that a type conforms, so a value that does not is found when it is made.
+private protocol PrivateAudit: Sendable {}
+
+@MainActor final class MainActorSettings {
+    let version: Int
+    init(config: RemoteConfig) { version = config.version }
+}
+
+@MainActor final class DatabaseScreen {
+    let databaseID: Int
+    init(database: ActorDatabase) { databaseID = database.id }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct AsyncEdgeTests {
+    @Test func anAsyncValueThatIsNotItsAliasIsAnErrorAndIsNotKept() async throws {
+        let box = DIContainer()
+        try box.tryRegister(Shared({ _ async throws in RemoteConfig(version: 1) }, as: (any PrivateAudit).self))
+        let error = await thrownError { _ = try await box.resolveAsync((any PrivateAudit).self) }
+        #expect(error?.reason == .aliasNotConforming(implementation: "RemoteConfig"))
+        #expect(throws: ResolutionError.self) { try box.tryResolve(RemoteConfig.self) }
+    }
+
+    @Test func resolveAsyncOfAnOptionalAwaitsTheAsyncFactory() async throws {
+        let box = DIContainer()
+        box.register { Shared { _ async throws in RemoteConfig(version: 1) } }
+        #expect(try await box.resolveAsync(RemoteConfig?.self)?.version == 1)
+        #expect(try await box.resolveAsync(HTTPClient?.self) == nil)
+    }
+
+    @Test func prepareOfAChildMakesTheParentsAsyncServiceTheChildShadows() async throws {
+        let parent = DIContainer()
+        parent.register {
+            Shared { _ async throws in RemoteConfig(version: 1) }
+            Shared { resolve in HTTPClient(version: try resolve.tryResolve(RemoteConfig.self).version) }
+        }
+        let child = DIContainer(parent: parent)
+        child.register { Shared(RemoteConfig(version: 2)) }
+        try await child.prepare()
+        // HTTPClient is the parent's: made by the parent, with the parent's RemoteConfig.
+        #expect(try child.tryResolve(HTTPClient.self).version == 1)
+        #expect(try child.tryResolve(RemoteConfig.self).version == 2)
+    }
+
+    @Test func prepareMakesAnAsyncServiceBeforeTheMainActorServiceThatNeedsIt() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> RemoteConfig in
+                try await Task.sleep(nanoseconds: 50_000_000)  // a slow load, not synchronization
+                return RemoteConfig(version: 3)
+            }
+            // Not `tryResolve`: a synchronous resolve of what is not made yet would trap.
+            Shared { @MainActor resolve in MainActorSettings(config: resolve()) }
+        }
+        try await box.prepare()
+        #expect(await MainActor.run { box.resolve(MainActorSettings.self).version } == 3)
+    }
+
+    @Test func prepareTriesAgainAServiceWhoseDependencyWasNotMadeYet() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { @DatabaseActor in ActorDatabase(id: 4) }
+            // Made on the main actor while the database may not be made yet: then tried again.
+            Shared { @MainActor resolve in DatabaseScreen(database: try resolve.tryResolve()) }
+        }
+        try await box.prepare()
+        #expect(await MainActor.run { box.resolve(DatabaseScreen.self).databaseID } == 4)
+    }
+}

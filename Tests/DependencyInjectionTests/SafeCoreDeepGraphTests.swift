@@ -178,3 +178,25 @@ private func registerNestedChain(in box: DIContainer) {
     }
     register(Bottom.self, upTo: 149)
 }
+
+@Suite(.timeLimit(.minutes(1)))
+struct SmallStackTests {
+    /// 128 KiB is musl's default thread stack, 512 KiB Apple's for secondary threads.
+    @Test(arguments: [128 << 10, 192 << 10, 512 << 10])
+    func aFactoryRunsOnAThreadWithASmallStack(stackSize: Int) {
+        let box = DIContainer()
+        box.register {
+            Shared(Engine.init)
+            New { resolve in Pair(resolve(Engine.self), 1) }
+        }
+        let outcome = onThread(stackSize: stackSize) { () -> String in
+            do {
+                _ = try box.tryResolve(Pair<Engine, Int>.self)
+                return "ok"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(outcome == "ok")
+    }
+}

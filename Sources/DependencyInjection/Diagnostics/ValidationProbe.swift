@@ -53,7 +53,9 @@ final class ValidationProbe: @unchecked Sendable {
         for frame in Resolution.state.frames { frame.entry?.value.isMaking = false }
         Resolution.state.frames = []
         Resolution.state.probe = nil
-        container.abandonResolution()
+        let dropped = container.rollBack(to: nil)
+        (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
+        withExtendedLifetime(dropped) {}
         Resolution.lock.unlockCompletely()
         finished.signal()
         let never = DispatchSemaphore(value: 0)

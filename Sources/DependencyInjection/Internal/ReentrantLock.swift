@@ -83,16 +83,18 @@ enum ThreadStack {
         return key
     }
 
-    /// Bytes of stack left below the caller's frame; `Int.max` when that cannot be told.
-    static func remainingBytes() -> Int {
+    /// Whether more than `reserve` bytes of stack are left below the caller's frame (more than a
+    /// quarter of the stack, on a stack smaller than four times `reserve`: musl's threads have 128 KiB);
+    /// `true` when that cannot be told.
+    static func hasRoom(reserving reserve: Int) -> Bool {
         var marker: UInt8 = 0
         // The address is only compared, never dereferenced.
         let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
         let (lowest, highest) = bounds
         // Outside the thread's stack (AddressSanitizer keeps locals on a fake stack of its own):
         // the stack left cannot be told.
-        guard lowest < here, here <= highest else { return .max }
-        return Int(bitPattern: here &- lowest)
+        guard lowest < here, here <= highest else { return true }
+        return Int(bitPattern: here &- lowest) > min(reserve, Int(bitPattern: highest &- lowest) / 4)
     }
 
     private static var bounds: (UInt, UInt) {

@@ -32,24 +32,63 @@ extension DIContainer {
 
     /// Makes every async, eager and actor-isolated `Shared` registration here and in the
     /// ancestors, independent ones concurrently.
+    ///
+    /// Async factories run first, so that synchronous factories (on an actor, or eager) that
+    /// resolve what they make find it made; a service that fails because one it needs is not made
+    /// yet (``ResolutionError/Reason/notYetMade(actor:)``) is tried again once the others are.
     public func prepare() async throws {
-        let keys = Resolution.lock.withLock {
+        let services = Resolution.lock.withLock {
             lineage.flatMap { container in
                 container.bootstrapIfNeeded()
-                return container.slots.filter { !$0.value.isAlias && $0.value.entry.needsPreparing }.map(\.key)
+                return container.slots.filter { !$0.value.isAlias && $0.value.entry.needsPreparing }.map {
+                    (owner: container, key: $0.key, isAsync: $0.value.entry.spec.factory.isAsync)
+                }
             }
         }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for key in keys {
-                group.addTask { if try await self.provideAsync(key) == nil { _ = try self.provideHere(key) } }
+        try await Self.prepare(services.filter(\.isAsync).map { ($0.owner, $0.key) })
+        try await Self.prepare(services.filter { !$0.isAsync }.map { ($0.owner, $0.key) })
+    }
+
+    /// Makes each service in the container that owns it, concurrently, in rounds.
+    private static func prepare(_ services: [(owner: DIContainer, key: Key)]) async throws {
+        var pending = services
+        while !pending.isEmpty {
+            let failures = await withTaskGroup(of: (DIContainer, Key, (any Error)?).self) { group in
+                for (owner, key) in pending {
+                    group.addTask {
+                        do {
+                            if try await owner.provideAsync(key) == nil { _ = try owner.provideHere(key) }
+                            return (owner, key, nil)
+                        } catch {
+                            return (owner, key, error)
+                        }
+                    }
+                }
+                var failures: [(owner: DIContainer, key: Key, error: any Error)] = []
+                for await case (let owner, let key, let error?) in group { failures.append((owner, key, error)) }
+                return failures
             }
-            try await group.waitForAll()
+            func waitsForAnother(_ error: any Error) -> Bool {
+                if case .notYetMade? = (error as? ResolutionError)?.reason { true } else { false }
+            }
+            // Another error, or a round that made nothing: what failed cannot be made.
+            if let failure = failures.first(where: { !waitsForAnother($0.error) }) ?? failures.first,
+                !waitsForAnother(failure.error) || failures.count == pending.count
+            {
+                throw failure.error
+            }
+            pending = failures.map { ($0.owner, $0.key) }
         }
     }
 
     /// The value of `key` (a `Box`) once an async factory or an actor made it; `nil` when a
     /// synchronous resolve here provides it.
     private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox? {
+        // `T?`, where it is not registered itself, awaits the `T` that is.
+        let optional = Resolution.lock.withLock { lookup(key) == nil ? key.type as? any OptionalResolvable.Type : nil }
+        if let optional, let value = try await provideAsync(Key(optional.wrappedType, name: key.name)) {
+            return optional.box(value)
+        }
         // The async factory whose code asks, if any: what this resolve would wait for must not wait for it.
         let asking = AsyncMaking.current.get()
         while true {
@@ -62,8 +101,7 @@ extension DIContainer {
             case .wait(let making):
                 await making.wait()
             case .make(let owner, let alias, let making, let make):
-                let value = try await owner.runAsyncFactory(making, make)
-                return alias.flatMap { $0.convert(value) } ?? value
+                return try await owner.runAsyncFactory(making, as: alias, make)
             }
         }
     }
@@ -140,9 +178,10 @@ extension DIContainer {
         }
     }
 
-    /// Runs an async factory outside the lock, then keeps its value as the lifetime says.
+    /// Runs an async factory outside the lock, then keeps its value as the lifetime says; returns it
+    /// as the `alias` type, if any.
     private func runAsyncFactory(
-        _ making: AsyncMaking, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
+        _ making: AsyncMaking, as alias: AliasSpec?, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> AnyBox {
         let result: Result<AnyBox, any Error>
@@ -162,10 +201,10 @@ extension DIContainer {
             making.entry.value.making = nil
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
-            try withResolutionScope { () throws(ResolutionError) in
+            return try withResolutionScope { () throws(ResolutionError) in
                 try keepMade(value, of: making.entry, requested: making.requested)
+                return try converted(value, to: alias, of: making.entry, requested: making.requested)
             }
-            return value
         }
     }
 }

@@ -22,8 +22,9 @@ enum Resolution {
     /// How many steps one resolution may take: far more than any real graph (a longer path is
     /// a cycle through many registrations).
     static let maximumDepth = 1000
-    /// Stack a step leaves for what it calls (factories, reporting an error): a resolution that
-    /// would go deeper is a ``ResolutionError`` instead of a stack overflow.
+    /// Stack a step leaves for what it calls (factories, reporting an error), or a quarter of a
+    /// smaller thread's stack: a resolution that would go deeper is a ``ResolutionError`` instead
+    /// of a stack overflow.
     static let stackReserve = 128 * 1024
 }
 
@@ -59,13 +60,26 @@ struct ResolutionState {
     /// Async factory runs waiting for another task's run of a `Shared` one (to find cycles across tasks).
     var asyncWaits: [(waiter: AsyncMaking, target: AsyncMaking)] = []
 
+    /// A top-level resolution is open on this thread: from its start until what it made is kept
+    /// (its actions run) or dropped. A resolve meanwhile (a factory's, or a `deinit`'s) is part of it.
+    var isResolving = false
+
     /// The resolution path so far, as the user asked for each step.
     var path: [String] { frames.compactMap { $0.entry == nil ? nil : $0.requested.displayName } }
 
-    var isResolving: Bool { !frames.isEmpty }
-
     /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued.
     var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty }
+
+    /// What a nested scope finds when it begins; if it fails, what came after is dropped.
+    struct Savepoint {
+        let made: Int
+        let actions: Int
+        let graph: Set<ObjectIdentifier>
+    }
+
+    var savepoint: Savepoint {
+        Savepoint(made: made.count, actions: pendingActions.count, graph: Set(graphValues.keys))
+    }
 }
 
 extension DIContainer {
@@ -121,16 +135,25 @@ extension DIContainer {
 
     /// Runs `body` as part of one resolution made current in this container (`isFrame`: a
     /// batch of eager registrations, `registerDependencies()`, `activate` inside a factory): at
-    /// top level it is a transaction like ``resolveLocked(_:_:)``. Lock held.
+    /// top level it is a transaction like ``resolveLocked(_:_:)``; nested, a failure drops what
+    /// `body` made. Lock held.
     func withResolutionScope<R>(
         isFrame: Bool = true, _ body: () throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
-        let isTopLevel = Resolution.state.frames.isEmpty
+        let isTopLevel = !Resolution.state.isResolving
+        let savepoint = isTopLevel ? nil : Resolution.state.savepoint
+        Resolution.state.isResolving = true
         // A top-level resolve sets it once a factory runs (see `value(of:)`): a kept instance needs none.
         if isTopLevel, isFrame { Resolution.state.origin = self }
         if isFrame {
             Resolution.state.frames.append(
                 .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+        }
+        // What the resolution made or dropped, released once it is closed: a `deinit` may resolve.
+        var released: Any?
+        defer {
+            if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) }
+            withExtendedLifetime(released) {}
         }
         do {
             let result: R
@@ -138,10 +161,10 @@ extension DIContainer {
                 defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
                 result = try body()
             }
-            if isTopLevel { try finishResolution() }
+            if isTopLevel { released = try finishResolution() }
             return result
         } catch {
-            if isTopLevel { abandonResolution() }
+            released = rollBack(to: savepoint)
             throw error
         }
     }
@@ -181,11 +204,18 @@ extension DIContainer {
         _ slot: Slot, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
         let value = try value(of: slot.entry, requested: requested, arguments, origin: origin)
-        guard let alias = slot.alias else { return value }
+        return try converted(value, to: slot.alias, of: slot.entry, requested: requested)
+    }
+
+    /// `value`, made by `entry`, as the `alias` type if there is one.
+    func converted(
+        _ value: AnyBox, to alias: AliasSpec?, of entry: Entry, requested: Key
+    ) throws(ResolutionError) -> AnyBox {
+        guard let alias else { return value }
         // Registration checked that the value's type conforms; where it could not tell from the
         // types alone, a value that does not is an error here, not a crash.
         guard let converted = alias.convert(value) else {
-            throw error(.aliasNotConforming(implementation: TypeName.of(slot.entry.spec.type)), for: requested)
+            throw error(.aliasNotConforming(implementation: TypeName.of(entry.spec.type)), for: requested)
         }
         return converted
     }
@@ -249,7 +279,7 @@ extension DIContainer {
         _ entry: Entry, requested: Key, _ body: (Resolver) throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         let depth = Resolution.state.frames.count
-        guard depth < Resolution.maximumDepth, ThreadStack.remainingBytes() > Resolution.stackReserve else {
+        guard depth < Resolution.maximumDepth, ThreadStack.hasRoom(reserving: Resolution.stackReserve) else {
             throw error(.tooDeep(depth: depth), for: requested)
         }
         Resolution.state.frames.append(.init(container: self, entry: entry, requested: requested))
@@ -276,30 +306,32 @@ extension DIContainer {
         }
     }
 
-    /// Ends a top-level resolution that made its value: runs the queued `onResolve` actions
-    /// (and those that running them queues), then lets go of the `Graph` instances.
-    private func finishResolution() throws(ResolutionError) {
-        defer { Resolution.state.origin = nil }
+    /// Ends a top-level resolution that made its value: runs the queued `onResolve` actions (and
+    /// those that running them queues); returns what the resolution holds, to be released once it is closed.
+    private func finishResolution() throws(ResolutionError) -> Any? {
         // A resolution that made nothing (a kept instance) has nothing to finish.
-        if Resolution.state.madeNothing { return }
+        if Resolution.state.madeNothing { return nil }
+        // Kept until the resolution is closed: an action may hold the last reference to an instance.
+        var ran: [() -> Result<Void, ResolutionError>] = []
         while !Resolution.state.pendingActions.isEmpty {
-            try Resolution.state.pendingActions.removeFirst()().get()
+            ran.append(Resolution.state.pendingActions.removeFirst())
+            try ran[ran.count - 1]().get()
         }
-        // Released at the end, once the state is consistent: a `deinit` may resolve (and the
-        // list of made entries may be the last owner of an entry replaced meanwhile).
-        let released = (Resolution.state.graphValues, Resolution.state.made)
-        (Resolution.state.graphValues, Resolution.state.made) = ([:], [])
-        withExtendedLifetime(released) {}
+        defer { (Resolution.state.graphValues, Resolution.state.made) = ([:], []) }
+        return (ran, Resolution.state.graphValues, Resolution.state.made)
     }
 
-    /// Ends a top-level resolution that failed: drops what it made and what it queued.
-    func abandonResolution() {
+    /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
+    /// kept, its `Graph` instances and its queued actions; returns them, to be released later.
+    func rollBack(to savepoint: ResolutionState.Savepoint?) -> Any {
         let state = Resolution.state
-        let released =
-            state.made.compactMap { $0.releaseInstances() } + [state.made, state.graphValues, state.pendingActions]
-        (Resolution.state.made, Resolution.state.graphValues, Resolution.state.pendingActions) = ([], [:], [])
-        Resolution.state.origin = nil
-        withExtendedLifetime((state, released)) {}
+        let made = state.made.dropFirst(savepoint?.made ?? 0)
+        let actions = state.pendingActions.dropFirst(savepoint?.actions ?? 0)
+        let graph = state.graphValues.filter { savepoint?.graph.contains($0.key) != true }
+        Resolution.state.made.removeLast(made.count)
+        Resolution.state.pendingActions.removeLast(actions.count)
+        for key in graph.keys { Resolution.state.graphValues[key] = nil }
+        return (made.compactMap { $0.releaseInstances() }, state, made, actions, graph)
     }
 }
 

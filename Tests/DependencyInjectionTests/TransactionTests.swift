@@ -1,0 +1,108 @@
+import DependencyInjection
+import Testing
+
+/// A service that no test registers.
+private struct NeverRegistered {}
+private final class TransactionRoot { init() {} }
+private final class TransactionSession { init() {} }
+private final class SessionHolder {
+    let session: TransactionSession
+    init(session: TransactionSession) { self.session = session }
+}
+
+/// Runs `onDeinit` when it goes away.
+private final class ResolvingDeinit {
+    let onDeinit: () -> Void
+    init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+/// A resolution is one transaction from its first step until what it made is kept (or dropped):
+/// whatever resolves on its thread meanwhile is part of it, and a nested block that fails takes
+/// back what it made.
+@Suite(.timeLimit(.minutes(1)))
+struct TransactionTests {
+    /// The `New` instance's last owner is its queued `onResolve` action: it goes away while the
+    /// outer resolution runs its actions, and its `deinit` resolves (and fails).
+    @Test func aDeinitThatResolvesWhileActionsRunDoesNotTakeOverTheResolution() {
+        let box = DIContainer()
+        let made = Guarded(0)
+        let wired = Guarded(0)
+        box.register {
+            New { [unowned box] _ in ResolvingDeinit { _ = try? box.tryResolve(NeverRegistered.self) } }
+                .onResolve { _, _ in }
+            Shared { resolve -> TransactionRoot in
+                _ = resolve(ResolvingDeinit.self)
+                made.increment()
+                return TransactionRoot()
+            }.onResolve { _, _ in wired.increment() }
+        }
+        let first = box.resolve(TransactionRoot.self)
+        #expect(box.resolve(TransactionRoot.self) === first)
+        #expect(made.current == 1)
+        #expect(wired.current == 1)
+    }
+
+    @Test func anInstanceOnlyAnActionKeptGoesAwayAfterTheResolutionAndResolvesOnItsOwn() {
+        let box = DIContainer()
+        let seenInDeinit = Guarded<[ObjectIdentifier]>([])
+        let seenInAction = Guarded<[ObjectIdentifier]>([])
+        box.register {
+            Graph(TransactionSession.init)
+            New { [unowned box] _ in
+                ResolvingDeinit {
+                    seenInDeinit.withLock { $0.append(ObjectIdentifier(box.resolve(TransactionSession.self))) }
+                }
+            }.onResolve { _, _ in }
+            New { resolve -> SessionHolder in
+                _ = resolve(ResolvingDeinit.self)
+                return SessionHolder(session: resolve())
+            }.onResolve { _, resolve in
+                seenInAction.withLock { $0.append(ObjectIdentifier(resolve(TransactionSession.self))) }
+            }
+        }
+        let user = box.resolve(SessionHolder.self)
+        // The action saw the resolution's instance; the instance it kept goes away once the
+        // resolution is over, so its deinit's resolve is a resolution of its own.
+        #expect(seenInAction.current == [ObjectIdentifier(user.session)])
+        #expect(seenInDeinit.current.count == 1)
+        #expect(seenInDeinit.current != [ObjectIdentifier(user.session)])
+    }
+
+    /// A factory of `box` registers a block into `other`; the block's second eager registration fails.
+    @Test func aFailedEagerBlockInsideAFactoryKeepsNothingItMadeAndRunsNoAction() {
+        let other = DIContainer()
+        let engines = Guarded(0)
+        other.register {
+            Shared { _ -> Engine in
+                engines.increment()
+                return Engine()
+            }
+        }
+        let events = Guarded<[String]>([])
+        let box = DIContainer()
+        box.register {
+            Shared { _ -> TransactionRoot in
+                do {
+                    try other.tryRegister {
+                        Shared(Database()).eager().onResolve { _, _ in events.append("database wired") }
+                        Shared { resolve -> ImageCache in
+                            _ = try resolve.tryResolve(Engine.self)
+                            _ = try resolve.tryResolve(NeverRegistered.self)
+                            return ImageCache()
+                        }.eager()
+                    }
+                } catch {
+                    events.append("register failed")
+                }
+                return TransactionRoot()
+            }
+        }
+        _ = box.resolve(TransactionRoot.self)
+        #expect(events.current == ["register failed"])
+        #expect(other.registrations.map(\.typeName) == ["Engine"])
+        // The Engine the failed block made was dropped with it: the next resolve makes one.
+        _ = other.resolve(Engine.self)
+        #expect(engines.current == 2)
+    }
+}
