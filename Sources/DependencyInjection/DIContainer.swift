@@ -184,6 +184,9 @@ extension DIContainer {
                 }
             }
             guard var before else { return replaced }
+            // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
+            Resolution.state.installing.append((self, before))
+            defer { _ = Resolution.state.installing.removeLast() }
             do throws(ResolutionError) {
                 try withResolutionScope { () throws(ResolutionError) in
                     for spec in module.plans where spec.isEager { _ = try resolveStep(spec.key, .none) }

@@ -105,4 +105,24 @@ struct TransactionTests {
         _ = other.resolve(Engine.self)
         #expect(engines.current == 2)
     }
+
+    /// `validate()` parks a probe whose non-throwing factory failed: here, inside a `register`
+    /// into another container, which never gets to put that container back itself.
+    @Test func aProbeParkedInsideARegisterOfAnotherContainerLeavesThatContainerAsItWas() throws {
+        let other = DIContainer()
+        other.register { Shared(Database.init) }
+        let box = DIContainer()
+        box.register {
+            Shared { _ -> TransactionRoot in
+                other.register {
+                    Shared(Engine())
+                    Shared { resolve in Pair(resolve(NeverRegistered.self), 0) }.eager()
+                }
+                return TransactionRoot()
+            }
+        }
+        let report = try #require(onThread { box.validate() })
+        #expect(!report.isValid)
+        #expect(other.registrations.map(\.typeName) == ["Database"])
+    }
 }

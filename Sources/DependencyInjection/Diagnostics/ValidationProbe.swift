@@ -53,9 +53,15 @@ final class ValidationProbe: @unchecked Sendable {
         for frame in Resolution.state.frames { frame.entry?.value.isMaking = false }
         Resolution.state.frames = []
         Resolution.state.probe = nil
+        // Registrations the resolution was installing, eager ones included, are taken back too.
+        let installed = Resolution.state.installing.reversed().map { installing in
+            defer { installing.container.registry.value = installing.registry }
+            return installing.container.registry.value
+        }
+        Resolution.state.installing = []
         let dropped = container.rollBack(to: nil)
         (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
-        withExtendedLifetime(dropped) {}
+        withExtendedLifetime((installed, dropped)) {}
         Resolution.lock.unlockCompletely()
         finished.signal()
         let never = DispatchSemaphore(value: 0)

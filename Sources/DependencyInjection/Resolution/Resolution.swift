@@ -57,6 +57,9 @@ struct ResolutionState {
     var runningActor: (any Actor)?
     /// The `validate()` probe resolving now, if any (it holds the lock while it does).
     var probe: ValidationProbe?
+    /// Containers whose `eager()` registrations are being made, with their registries as they
+    /// were before: what a failure puts back.
+    var installing: [(container: DIContainer, registry: DIContainer.Registry)] = []
     /// Async factory runs waiting for another task's run of a `Shared` one (to find cycles across tasks).
     var asyncWaits: [(waiter: AsyncMaking, target: AsyncMaking)] = []
 
