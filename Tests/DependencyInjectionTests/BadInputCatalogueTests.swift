@@ -22,11 +22,6 @@ private final class CycleB {
     init() {}
 }
 private struct Point {}
-private final class ResolvesInDeinit {
-    let onDeinit: () -> Void
-    init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
-    deinit { onDeinit() }
-}
 
 /// What a container registers and which `Engine` it holds: equal before and after a failed call
 /// means the call changed nothing.

@@ -48,6 +48,13 @@ final class MemoryStore: Store { let kind = "memory" }
 final class Engine { init() {} }
 final class ImageCache { init() {} }
 final class Session { init() {} }
+
+/// Runs `onDeinit` (which may resolve) when it goes away.
+final class ResolvesInDeinit {
+    let onDeinit: () -> Void
+    init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
 final class Database { init() {} }
 
 final class Parent {

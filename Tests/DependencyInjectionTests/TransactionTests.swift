@@ -4,17 +4,9 @@ import Testing
 /// A service that no test registers.
 private struct NeverRegistered {}
 private final class TransactionRoot { init() {} }
-private final class TransactionSession { init() {} }
 private final class SessionHolder {
-    let session: TransactionSession
-    init(session: TransactionSession) { self.session = session }
-}
-
-/// Runs `onDeinit` when it goes away.
-private final class ResolvingDeinit {
-    let onDeinit: () -> Void
-    init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
-    deinit { onDeinit() }
+    let session: Session
+    init(session: Session) { self.session = session }
 }
 
 /// A resolution is one transaction from its first step until what it made is kept (or dropped):
@@ -29,10 +21,10 @@ struct TransactionTests {
         let made = Guarded(0)
         let wired = Guarded(0)
         box.register {
-            New { [unowned box] _ in ResolvingDeinit { _ = try? box.tryResolve(NeverRegistered.self) } }
+            New { [unowned box] _ in ResolvesInDeinit { _ = try? box.tryResolve(NeverRegistered.self) } }
                 .onResolve { _, _ in }
             Shared { resolve -> TransactionRoot in
-                _ = resolve(ResolvingDeinit.self)
+                _ = resolve(ResolvesInDeinit.self)
                 made.increment()
                 return TransactionRoot()
             }.onResolve { _, _ in wired.increment() }
@@ -48,17 +40,17 @@ struct TransactionTests {
         let seenInDeinit = Guarded<[ObjectIdentifier]>([])
         let seenInAction = Guarded<[ObjectIdentifier]>([])
         box.register {
-            Graph(TransactionSession.init)
+            Graph(Session.init)
             New { [unowned box] _ in
-                ResolvingDeinit {
-                    seenInDeinit.withLock { $0.append(ObjectIdentifier(box.resolve(TransactionSession.self))) }
+                ResolvesInDeinit {
+                    seenInDeinit.withLock { $0.append(ObjectIdentifier(box.resolve(Session.self))) }
                 }
             }.onResolve { _, _ in }
             New { resolve -> SessionHolder in
-                _ = resolve(ResolvingDeinit.self)
+                _ = resolve(ResolvesInDeinit.self)
                 return SessionHolder(session: resolve())
             }.onResolve { _, resolve in
-                seenInAction.withLock { $0.append(ObjectIdentifier(resolve(TransactionSession.self))) }
+                seenInAction.withLock { $0.append(ObjectIdentifier(resolve(Session.self))) }
             }
         }
         let user = box.resolve(SessionHolder.self)
