@@ -28,18 +28,18 @@ extension DIContainer {
                     "DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
             }
             bootstrapIfNeeded()
-            return rootEntries.map { ($0, aliasKeys(of: $0)) }
+            return rootEntries.map { ($0, servedKeys(of: $0)) }
         }
         var problems: [ValidationReport.Problem] = []
         var unchecked: [ValidationReport.Unchecked] = []
         var pending: [(entry: Entry, keys: [Key])] = []
-        for (entry, aliases) in entries {
+        for (entry, keys) in entries {
             if let problem = entry.spec.validationProblem {
                 problems.append(.init(registration: entry.key.displayName, error: problem))
             } else if let reason = entry.spec.uncheckableReason {
                 unchecked.append(.init(registration: entry.key.displayName, reason: reason))
             } else {
-                pending.append((entry, [entry.key] + aliases))
+                pending.append((entry, keys))
             }
         }
         var validCount = 0
@@ -68,7 +68,8 @@ extension DIContainer {
     /// serves it now.
     public var registrations: Registrations {
         Resolution.lock.withLock {
-            Registrations(elements: rootEntries.map { $0.spec.info(servedAliases: aliasKeys(of: $0)) })
+            bootstrapIfNeeded()
+            return Registrations(elements: rootEntries.map { $0.spec.info(servedAliases: aliasKeys(of: $0)) })
         }
     }
 
@@ -83,6 +84,7 @@ extension DIContainer {
     /// is not registered is drawn dashed.
     public func dependencyGraph() -> String {
         Resolution.lock.withLock {
+            bootstrapIfNeeded()
             var ids: [ObjectIdentifier: String] = [:]
             var lines = [
                 "digraph DependencyInjection {",
@@ -140,6 +142,12 @@ extension DIContainer {
         entry.spec.aliases.map { Key($0.type, name: entry.spec.name) }.filter {
             $0 != entry.key && slots[$0]?.entry === entry
         }
+    }
+
+    /// The slots `entry` serves in this container: its own type's (unless unregistered or taken
+    /// by another registration since), then its aliases'. Lock held.
+    private func servedKeys(of entry: Entry) -> [Key] {
+        (slots[entry.key]?.entry === entry ? [entry.key] : []) + aliasKeys(of: entry)
     }
 
     /// Copies the edges a probe recorded in the copies back to the source entries.

@@ -361,7 +361,11 @@ extension DIContainer {
     /// instances that only the removed slot kept are released after the lock is.
     @discardableResult
     public func unregister<T>(_ type: T.Type, name: String? = nil) -> Bool {
-        mutate("unregister") { slots.removeValue(forKey: Key(T.self, name: name)) } != nil
+        mutate("unregister") { () -> Slot? in
+            // What `registerDependencies()` registers is there to unregister, and does not come back later.
+            bootstrapIfNeeded()
+            return slots.removeValue(forKey: Key(T.self, name: name))
+        } != nil
     }
 
     /// Runs `change` with the lock held, unless a factory of this container is running (a trap).

@@ -155,3 +155,17 @@ private final class Mixed {
         #expect(try box.tryResolve(ConcreteViewModel.self, arguments: { "fine" }).id == "fine")
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct ArgumentHintTests {
+    @Test func aMismatchOfANamedRegistrationSaysHowToResolveThatName() throws {
+        let box = DIContainer()
+        box.register { New { (_: Resolver, id: String) in Engine() }.named("detail") }
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryResolve(Engine.self, name: "detail", arguments: { 1 })
+        }
+        #expect(
+            error.description.hasSuffix(
+                "To fix, pass arguments of the registered types (String): "
+                    + "DIContainer.resolve(Engine.self, name: \"detail\") { … }."))
+    }
+}

@@ -43,4 +43,23 @@ import Testing
         }
     }
 
+    @Test func unregisterBeforeRegisterDependenciesRanRemovesWhatItRegisters() {
+        DIContainer.shared.withOverrides {
+        } operation: {
+            DIContainer.reset()
+            #expect(DIContainer.unregister(Greeting.self))
+            // Not registered again by a later first use.
+            #expect(DIContainer.resolve(Greeting?.self) == nil)
+        }
+    }
+
+    @Test func theListingAndTheGraphShowWhatRegisterDependenciesRegisters() {
+        DIContainer.shared.withOverrides {
+        } operation: {
+            DIContainer.reset()
+            #expect(DIContainer.current.registrations.map(\.typeName) == ["Greeting"])
+            DIContainer.reset()
+            #expect(DIContainer.current.dependencyGraph().contains("label=\"Greeting\\nShared\""))
+        }
+    }
 }

@@ -35,6 +35,21 @@ private final class Counter: @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ValidationTests {
+    @Test func aRegistrationIsValidatedThroughTheSlotsItStillServes() {
+        let box = DIContainer()
+        box.register { Shared(RouterImpl.init, as: Router.self) }
+        #expect(box.unregister(RouterImpl.self))
+        let unregistered = box.validate()
+        #expect(unregistered.isValid)
+        #expect(unregistered.validCount == 1)
+        // Its own slot taken by a registration that needs arguments: the old one still serves Router.
+        box.register { New { (_: Resolver, id: String) in RouterImpl() } }
+        let replaced = box.validate()
+        #expect(replaced.isValid)
+        #expect(replaced.validCount == 1)
+        #expect(replaced.unchecked.map(\.registration) == ["RouterImpl"])
+    }
+
     @Test func validContainerReportsEveryRegistrationResolved() {
         let box = DIContainer()
         box.register {

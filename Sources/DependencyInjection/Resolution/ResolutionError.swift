@@ -105,6 +105,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     private var subject: String { "'\(typeName)'" + (name.map { " (name: \"\($0)\")" } ?? "") }
     private var named: String { name.map { ".named(\"\($0)\")" } ?? "" }
+    /// What a `resolve` call that asks again needs: `Router.self` or `Store.self, name: "cache"`.
+    private var request: String { "\(typeName).self" + (name.map { ", name: \"\($0)\"" } ?? "") }
 
     private var headline: String {
         switch reason {
@@ -184,9 +186,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "break the cycle: let one side get the other after creation, "
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
         case .argumentMismatch("no arguments", _):
-            "resolve it without arguments: DIContainer.resolve(\(typeName).self)."
+            "resolve it without arguments: DIContainer.resolve(\(request))."
         case .argumentMismatch(let expected, let received):
-            "pass arguments of the registered types \(expected): DIContainer.resolve(\(typeName).self) { … }."
+            "pass arguments of the registered types \(expected): DIContainer.resolve(\(request)) { … }."
                 + (received == "no arguments"
                     ? " An arguments closure that returns a labelled tuple, { (id: …, count: …) }, returns nothing "
                         + "(Swift warns that the tuple is unused): drop the labels." : "")
