@@ -167,8 +167,8 @@ extension RegistrationSpec {
     func info(servedAliases: [Key]) -> RegistrationInfo {
         RegistrationInfo(
             typeName: TypeName.of(type), name: name, lifetime: lifetime, aliases: servedAliases.map(\.typeName),
-            argumentTypes: factory.takesArguments
-                ? [String(Factory.describeArguments(factory.argumentType).dropFirst().dropLast())] : [],
+            // A factory taking `()` takes no arguments: its tuple type is `Void`.
+            argumentTypes: factory.takesArguments ? factory.parameterTypes.map(TypeName.of) : [],
             isMainActor: { if case .mainActor = factory.isolation { true } else { false } }(),
             isEager: isEager, fileID: fileID, line: line)
     }

@@ -201,6 +201,19 @@ private final class Counter: @unchecked Sendable {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct RegistrationListingTests {
+    @Test func theListingNamesEachArgumentType() {
+        let box = DIContainer()
+        box.register {
+            New { (_: Resolver, id: String, count: Int) in Engine() }
+            New { (_: Resolver, transform: @escaping (Int) -> Int) in Database() }
+        }
+        let engine = box.registrations.first { $0.typeName == "Engine" }
+        let database = box.registrations.first { $0.typeName == "Database" }
+        #expect(engine?.argumentTypes == ["String", "Int"])
+        #expect(database?.argumentTypes == ["(Int) -> Int"])
+        #expect(database?.description.contains("New, arguments ((Int) -> Int) — ") == true)
+    }
+
     @Test func listsTypeNameLifetimeAliasesAndSourceInRegistrationOrder() {
         let box = DIContainer()
         box.register {

@@ -73,6 +73,9 @@ public struct LazyInjection<Value> {
 
     /// Forgets the value, so the next access resolves again (a `New` registration then makes a
     /// new instance; a `Shared` one returns the container's instance).
+    ///
+    /// Copies of a ``MutableLazyInject`` that share their value (copies made before its first
+    /// access, or after a value was set) are reset together; setting a value gives a copy its own.
     public func reset() { storage.reset() }
 }
 

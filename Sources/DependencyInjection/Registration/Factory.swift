@@ -50,12 +50,19 @@ struct Factory: @unchecked Sendable {
 
     /// The type of the arguments' tuple, `Void` for a factory without arguments.
     let argumentType: any Any.Type
+    /// The type of each argument, for listings (a tuple's type does not tell its elements apart
+    /// from one argument of a function type).
+    let parameterTypes: [any Any.Type]
     let isolation: Isolation
     let make: Make
 
     @usableFromInline
-    init(argumentType: any Any.Type = Void.self, isolation: Isolation = .none, _ make: Make) {
+    init(
+        argumentType: any Any.Type = Void.self, parameterTypes: [any Any.Type] = [], isolation: Isolation = .none,
+        _ make: Make
+    ) {
         self.argumentType = argumentType
+        self.parameterTypes = parameterTypes
         self.isolation = isolation
         self.make = make
     }

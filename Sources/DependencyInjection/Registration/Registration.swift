@@ -287,8 +287,10 @@ extension Registration where Scope == SharedLifetime {
 func argumentsFactory<Value, each Argument>(
     isolation: Factory.Isolation, _ make: @escaping (Resolver, repeat each Argument) throws -> Value
 ) -> Factory {
-    Factory(
-        argumentType: (repeat each Argument).self, isolation: isolation,
+    var parameterTypes: [any Any.Type] = []
+    repeat parameterTypes.append((each Argument).self)
+    return Factory(
+        argumentType: (repeat each Argument).self, parameterTypes: parameterTypes, isolation: isolation,
         .boxing { resolver, values in
             // The resolution path checked that the tuple is of `argumentType`.
             guard let arguments = values as? (repeat each Argument) else {
