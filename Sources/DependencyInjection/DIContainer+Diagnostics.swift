@@ -130,7 +130,7 @@ extension DIContainer {
 
 extension DIContainer {
     /// This container's registrations, in registration order. Lock held.
-    private var rootEntries: [Entry] {
+    var rootEntries: [Entry] {
         var seen = Set<ObjectIdentifier>()
         return slots.values.map(\.entry).filter { seen.insert(ObjectIdentifier($0)).inserted }
             .sorted { $0.sequence < $1.sequence }
@@ -146,7 +146,7 @@ extension DIContainer {
 
     /// The slots `entry` serves in this container: its own type's (unless unregistered or taken
     /// by another registration since), then its aliases'. Lock held.
-    private func servedKeys(of entry: Entry) -> [Key] {
+    func servedKeys(of entry: Entry) -> [Key] {
         (slots[entry.key]?.entry === entry ? [entry.key] : []) + aliasKeys(of: entry)
     }
 

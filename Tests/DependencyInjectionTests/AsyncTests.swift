@@ -450,3 +450,109 @@ struct AsyncEdgeTests {
         #expect(await MainActor.run { box.resolve(DatabaseScreen.self).databaseID } == 4)
     }
 }
+
+/// A connection made by an async factory.
+final class AsyncConnection: Sendable {
+    let id: Int
+    init(id: Int) { self.id = id }
+}
+
+/// A task a factory started, kept for the test to await.
+final class StartedTask: @unchecked Sendable {
+    // Unchecked: `task` is guarded by `lock`.
+    private let lock = DispatchSemaphore(value: 1)
+    private var task: Task<AsyncConnection, any Error>?
+
+    func keep(_ task: Task<AsyncConnection, any Error>) {
+        lock.wait()
+        defer { lock.signal() }
+        self.task = task
+    }
+
+    var kept: Task<AsyncConnection, any Error>? {
+        lock.wait()
+        defer { lock.signal() }
+        return task
+    }
+}
+
+/// An instance that runs a task of its own for as long as it lives.
+final class Heartbeat: Sendable {
+    private let task: Task<Void, Never>
+    private let ticks: AsyncStream<Int>.Continuation
+
+    init() {
+        let (stream, ticks) = AsyncStream<Int>.makeStream()
+        self.ticks = ticks
+        task = Task { for await _ in stream {} }
+    }
+
+    deinit { task.cancel() }
+}
+
+@Suite(.timeLimit(.minutes(1)))
+struct AsyncRunLifetimeTests {
+    /// A `Task { }` inherits the run's task-locals and outlives it: once the run is over, it is in no cycle.
+    @Test func aTaskStartedByAnAsyncFactoryResolvesItAgainOnceTheRunIsOver() async throws {
+        let box = DIContainer()
+        let runs = RunCount()
+        let started = StartedTask()
+        let runIsOver = Rendezvous(parties: 2)
+        box.register {
+            New { _ async throws -> AsyncConnection in
+                let run = runs.increment()
+                if run == 1 {
+                    started.keep(
+                        Task {
+                            await runIsOver.arrive()
+                            return try await DIContainer.resolveAsync(AsyncConnection.self)
+                        })
+                }
+                return AsyncConnection(id: run)
+            }
+        }
+        #expect(try await box.resolveAsync(AsyncConnection.self).id == 1)
+        await runIsOver.arrive()
+        #expect(try await started.kept?.value.id == 2)
+    }
+
+    @Test func aRetryStartedByAFailedAsyncSharedAfterItsRunIsNoCycle() async throws {
+        let box = DIContainer()
+        let runs = RunCount()
+        let started = StartedTask()
+        let runIsOver = Rendezvous(parties: 2)
+        box.register {
+            Shared { _ async throws -> AsyncConnection in
+                let run = runs.increment()
+                if run == 1 {
+                    started.keep(
+                        Task {
+                            await runIsOver.arrive()
+                            return try await DIContainer.resolveAsync(AsyncConnection.self)
+                        })
+                    throw Flaky()
+                }
+                return AsyncConnection(id: run)
+            }
+        }
+        #expect(await thrownError { _ = try await box.resolveAsync(AsyncConnection.self) }?.reason == .factoryFailed)
+        await runIsOver.arrive()
+        #expect(try await started.kept?.value.id == 2)
+    }
+
+    @Test func resetReleasesAnAsyncSharedWhoseInstanceRunsATaskOfItsOwn() async throws {
+        let box = DIContainer()
+        box.register { Shared { _ async throws in Heartbeat() } }
+        let made = WeakReference(try await box.resolveAsync(Heartbeat.self))
+        box.reset()
+        #expect(made.object == nil)
+    }
+
+    @Test func prepareMakesAnAsyncSharedThatServesOnlyItsAlias() async throws {
+        let box = DIContainer()
+        box.register { Shared({ _ async throws in RemoteConfig(version: 1) }, as: (any RemoteSettings).self) }
+        box.register { Shared(RemoteConfig(version: 2)) }  // replaces the RemoteConfig slot only
+        try await box.prepare()
+        #expect((try box.tryResolve((any RemoteSettings).self) as? RemoteConfig)?.version == 1)
+    }
+}

@@ -4,6 +4,10 @@ import Testing
 /// A service that no test registers.
 private struct NeverRegistered {}
 private final class TransactionRoot { init() {} }
+private final class Logger {
+    var isWired = false
+    init() {}
+}
 private final class SessionHolder {
     let session: Session
     init(session: Session) { self.session = session }
@@ -116,5 +120,28 @@ struct TransactionTests {
         let report = try #require(onThread { box.validate() })
         #expect(!report.isValid)
         #expect(other.registrations.map(\.typeName) == ["Database"])
+    }
+
+    /// The failing action held the last reference to the `New` instance, whose `deinit` resolves.
+    @Test func aDeinitAfterAFailedResolutionResolvesOnItsOwn() {
+        let box = DIContainer()
+        let loggersMade = Guarded(0)
+        let seen = Guarded<[(id: ObjectIdentifier, isWired: Bool)]>([])
+        box.register {
+            Shared { _ -> Logger in
+                loggersMade.increment()
+                return Logger()
+            }.onResolve { logger, _ in logger.isWired = true }
+            New { [unowned box] _ in
+                ResolvesInDeinit {
+                    let logger = box.resolve(Logger.self)
+                    seen.withLock { $0.append((ObjectIdentifier(logger), logger.isWired)) }
+                }
+            }.onResolve { _, resolve in _ = try resolve.tryResolve(NeverRegistered.self) }
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(ResolvesInDeinit.self) }
+        #expect(seen.current.first?.isWired == true)
+        #expect(seen.current.first?.id == ObjectIdentifier(box.resolve(Logger.self)))
+        #expect(loggersMade.current == 1)
     }
 }

@@ -40,8 +40,11 @@ extension DIContainer {
         let services = Resolution.lock.withLock {
             lineage.flatMap { container in
                 container.bootstrapIfNeeded()
-                return container.slots.filter { !$0.value.isAlias && $0.value.entry.needsPreparing }.map {
-                    (owner: container, key: $0.key, isAsync: $0.value.entry.spec.factory.isAsync)
+                // Each registration once, through a slot it still serves (its own, or an alias).
+                return container.rootEntries.filter(\.needsPreparing).compactMap { entry in
+                    container.servedKeys(of: entry).first.map {
+                        (owner: container, key: $0, isAsync: entry.spec.factory.isAsync)
+                    }
                 }
             }
         }
@@ -100,8 +103,8 @@ extension DIContainer {
                 return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
             case .wait(let making):
                 await making.wait()
-            case .make(let owner, let alias, let making, let make):
-                return try await owner.runAsyncFactory(making, as: alias, make)
+            case .make(let owner, let slot, let making, let make):
+                return try await owner.runAsyncFactory(making, of: slot, make)
             }
         }
     }
@@ -120,7 +123,7 @@ extension DIContainer {
             let making = AsyncMaking(entry: entry, requested: key, asking: asking)
             // `Shared` instances are made once: later resolves wait for this run.
             if entry.lifetime == .shared { entry.value.making = making }
-            return .make(owner, slot.alias, making, make)
+            return .make(owner, slot, making, make)
         }
         switch entry.spec.factory.isolation {
         case .mainActor where !MainActorCheck.isOnMainActor: return .resolveOn(MainActor.shared)
@@ -134,7 +137,7 @@ extension DIContainer {
     /// directly or through other waiting runs, for one of those (another task). Lock held.
     private func asyncCycle(reaching entry: Entry, requested: Key, from asking: AsyncMaking?) -> ResolutionError? {
         guard let asking else { return nil }
-        let chain = Array(asking.chain.reversed())  // outermost first, ending with `asking`
+        let chain = Array(asking.chain.reversed())  // outermost first, ending with `asking` (if running)
         // The runs of the cycle before the requested step, and after it.
         var cycle: (before: ArraySlice<AsyncMaking>, after: [AsyncMaking])?
         if let start = chain.firstIndex(where: { $0.entry === entry }) {
@@ -179,9 +182,9 @@ extension DIContainer {
     }
 
     /// Runs an async factory outside the lock, then keeps its value as the lifetime says; returns it
-    /// as the `alias` type, if any.
+    /// as the type of `slot` (an alias, if it is one).
     private func runAsyncFactory(
-        _ making: AsyncMaking, as alias: AliasSpec?, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
+        _ making: AsyncMaking, of slot: Slot, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> AnyBox {
         let result: Result<AnyBox, any Error>
@@ -198,12 +201,12 @@ extension DIContainer {
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
-            making.entry.value.making = nil
+            slot.entry.value.making = nil
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
             return try withResolutionScope { () throws(ResolutionError) in
-                try keepMade(value, of: making.entry, requested: making.requested)
-                return try converted(value, to: alias, of: making.entry, requested: making.requested)
+                try keepMade(value, of: slot.entry, requested: making.requested)
+                return try converted(value, to: slot.alias, of: slot.entry, requested: making.requested)
             }
         }
     }
@@ -217,23 +220,25 @@ private enum AsyncStep {
     case resolveOn(any Actor)
     /// Another task is making it: wait, then look again.
     case wait(AsyncMaking)
-    /// Run this async factory (in the container that owns it, converting to the alias, if any).
-    case make(DIContainer, AliasSpec?, AsyncMaking, @Sendable (Resolver) async throws -> sending AnyBox)
+    /// Run this async factory (in the container that owns the slot, converting to its alias, if any).
+    case make(DIContainer, Slot, AsyncMaking, @Sendable (Resolver) async throws -> sending AnyBox)
 }
 
 /// One run of an async factory: later async resolves of a `Shared` one wait for it, and the runs
 /// it asks for know it, so that a cycle through async factories is an error, not a task waiting
 /// for itself.
 final class AsyncMaking: @unchecked Sendable {
-    // Unchecked: `waiters` and `isFinished` are read and written only with `Resolution.lock` held;
-    // the rest never changes.
-    /// The run whose factory code is running in this task, if any.
+    // Unchecked: `entry`, `asking`, `waiters` and `isFinished` are read and written only with
+    // `Resolution.lock` held; `requested` never changes.
+    /// The run whose factory code is running in this task, if any. A task the factory starts
+    /// (`Task { }`) inherits it, and may outlive the run.
     static let current = TaskLocal<AsyncMaking?>(wrappedValue: nil)
 
-    let entry: Entry
     let requested: Key
-    /// The run whose factory asked for this one, if any.
-    let asking: AsyncMaking?
+    /// The entry it makes, and the run whose factory asked for this one, until it finishes: a
+    /// finished run keeps nothing alive (an instance's own task may hold the run) and is in no chain.
+    private(set) var entry: Entry?
+    private(set) var asking: AsyncMaking?
     private var waiters: [CheckedContinuation<Void, Never>] = []
     private var isFinished = false
 
@@ -241,8 +246,8 @@ final class AsyncMaking: @unchecked Sendable {
         (self.entry, self.requested, self.asking) = (entry, requested, asking)
     }
 
-    /// This run, the run that asked for it, and so on.
-    var chain: UnfoldFirstSequence<AsyncMaking> { sequence(first: self) { $0.asking } }
+    /// This run, the run that asked for it, and so on, while they run. Lock held.
+    var chain: [AsyncMaking] { sequence(first: self) { $0.asking }.prefix { !$0.isFinished } }
 
     func wait() async {
         await withCheckedContinuation { continuation in
@@ -255,12 +260,14 @@ final class AsyncMaking: @unchecked Sendable {
     }
 
     func finish() {
-        let waiting = Resolution.lock.withLock {
+        // What it kept is released, and its waiters are woken, after the lock.
+        let (waiting, kept) = Resolution.lock.withLock {
             isFinished = true
             Resolution.state.asyncWaits.removeAll { $0.target === self }
-            defer { waiters = [] }
-            return waiters
+            defer { (waiters, entry, asking) = ([], nil, nil) }
+            return (waiters, (entry, asking))
         }
+        withExtendedLifetime(kept) {}
         for waiter in waiting { waiter.resume() }
     }
 }

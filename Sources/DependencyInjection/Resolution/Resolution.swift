@@ -152,11 +152,12 @@ extension DIContainer {
             Resolution.state.frames.append(
                 .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
         }
-        // What the resolution made or dropped, released once it is closed: a `deinit` may resolve.
-        var released: Any?
+        // The value, and what the resolution made or dropped, released once it is closed (a
+        // `deinit` may resolve; if the actions fail, the value goes away with the rest).
+        var held: (value: R?, released: Any?)
         defer {
             if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) }
-            withExtendedLifetime(released) {}
+            withExtendedLifetime(held) {}
         }
         do {
             let result: R
@@ -164,10 +165,11 @@ extension DIContainer {
                 defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
                 result = try body()
             }
-            if isTopLevel { released = try finishResolution() }
+            held.value = result
+            if isTopLevel { held.released = try finishResolution() }
             return result
         } catch {
-            released = rollBack(to: savepoint)
+            held.released = rollBack(to: savepoint)
             throw error
         }
     }
@@ -314,14 +316,18 @@ extension DIContainer {
     private func finishResolution() throws(ResolutionError) -> Any? {
         // A resolution that made nothing (a kept instance) has nothing to finish.
         if Resolution.state.madeNothing { return nil }
-        // Kept until the resolution is closed: an action may hold the last reference to an instance.
-        var ran: [() -> Result<Void, ResolutionError>] = []
-        while !Resolution.state.pendingActions.isEmpty {
-            ran.append(Resolution.state.pendingActions.removeFirst())
-            try ran[ran.count - 1]().get()
+        // Run in place and kept until the resolution is closed (or dropped with it if one fails):
+        // an action may hold the last reference to an instance.
+        var next = 0
+        while next < Resolution.state.pendingActions.count {
+            // A copy, so that no access to the state is open while the action runs.
+            let action = Resolution.state.pendingActions[next]
+            next += 1
+            try action().get()
         }
-        defer { (Resolution.state.graphValues, Resolution.state.made) = ([:], []) }
-        return (ran, Resolution.state.graphValues, Resolution.state.made)
+        let state = Resolution.state
+        (Resolution.state.graphValues, Resolution.state.made, Resolution.state.pendingActions) = ([:], [], [])
+        return state
     }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
