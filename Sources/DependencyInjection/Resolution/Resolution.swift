@@ -152,26 +152,30 @@ extension DIContainer {
             Resolution.state.frames.append(
                 .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
         }
-        // The value, and what the resolution made or dropped, released once it is closed (a
-        // `deinit` may resolve; if the actions fail, the value goes away with the rest).
-        var held: (value: R?, released: Any?)
+        // What the resolution made or dropped, released once it is closed: a `deinit` may resolve.
+        // (Not generic, so that this runs without looking up type metadata.)
+        var released: Any?
         defer {
             if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) }
-            withExtendedLifetime(held) {}
+            withExtendedLifetime(released) {}
         }
+        let result: R
         do {
-            let result: R
-            do {
-                defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
-                result = try body()
-            }
-            held.value = result
-            if isTopLevel { held.released = try finishResolution() }
-            return result
+            defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
+            result = try body()
         } catch {
-            held.released = rollBack(to: savepoint)
+            released = rollBack(to: savepoint)
             throw error
         }
+        guard isTopLevel else { return result }
+        do {
+            released = try finishResolution()
+        } catch {
+            // If an action fails, the value goes away with the rest, once the resolution is closed.
+            released = (result, rollBack(to: nil))
+            throw error
+        }
+        return result
     }
 
     /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`). Also
