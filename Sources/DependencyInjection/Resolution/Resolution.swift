@@ -140,6 +140,7 @@ extension DIContainer {
     /// batch of eager registrations, `registerDependencies()`, `activate` inside a factory): at
     /// top level it is a transaction like ``resolveLocked(_:_:)``; nested, a failure drops what
     /// `body` made. Lock held.
+    @inline(__always)
     func withResolutionScope<R>(
         isFrame: Bool = true, _ body: () throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
@@ -217,6 +218,7 @@ extension DIContainer {
     }
 
     /// `value`, made by `entry`, as the `alias` type if there is one.
+    @inline(__always)
     func converted(
         _ value: AnyBox, to alias: AliasSpec?, of entry: Entry, requested: Key
     ) throws(ResolutionError) -> AnyBox {
