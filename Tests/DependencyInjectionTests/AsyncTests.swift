@@ -469,6 +469,16 @@ final class StartedTask: @unchecked Sendable {
         self.task = task
     }
 
+    /// Starts a `Task { }` (it inherits the caller's task-locals) that resolves a connection once
+    /// `gate` opens, and keeps it.
+    func resolveAgain(after gate: Rendezvous) {
+        keep(
+            Task {
+                await gate.arrive()
+                return try await DIContainer.resolveAsync(AsyncConnection.self)
+            })
+    }
+
     var kept: Task<AsyncConnection, any Error>? {
         lock.wait()
         defer { lock.signal() }
@@ -502,11 +512,7 @@ struct AsyncRunLifetimeTests {
             New { _ async throws -> AsyncConnection in
                 let run = runs.increment()
                 if run == 1 {
-                    started.keep(
-                        Task {
-                            await runIsOver.arrive()
-                            return try await DIContainer.resolveAsync(AsyncConnection.self)
-                        })
+                    started.resolveAgain(after: runIsOver)
                 }
                 return AsyncConnection(id: run)
             }
@@ -525,11 +531,7 @@ struct AsyncRunLifetimeTests {
             Shared { _ async throws -> AsyncConnection in
                 let run = runs.increment()
                 if run == 1 {
-                    started.keep(
-                        Task {
-                            await runIsOver.arrive()
-                            return try await DIContainer.resolveAsync(AsyncConnection.self)
-                        })
+                    started.resolveAgain(after: runIsOver)
                     throw Flaky()
                 }
                 return AsyncConnection(id: run)
