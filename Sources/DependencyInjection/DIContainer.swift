@@ -82,8 +82,6 @@ public final class DIContainer: @unchecked Sendable {
         reference.value.container = self
     }
 
-    deinit { Resolution.lock.withLock { reference.value.container = nil } }
-
     /// Runs `registerDependencies()` if it is due, with this container current. Lock held.
     func bootstrapIfNeeded() {
         guard registry.value.needsBootstrap else { return }
@@ -120,6 +118,11 @@ extension DIContainer {
         current.register(Module(registration))
     }
 
+    /// Registers one registration of a `Sendable` value on ``current``; traps on a registration error.
+    public static func register<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
+        current.register(Module(registration))
+    }
+
     /// Registers a module on ``current``; traps on a registration error.
     public static func register(_ module: Module) { current.register(module) }
 
@@ -135,6 +138,11 @@ extension DIContainer {
         try current.tryRegister(Module(registration))
     }
 
+    /// Registers one registration of a `Sendable` value on ``current``, throwing instead of trapping.
+    public static func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
+        try current.tryRegister(Module(registration))
+    }
+
     /// Registers a module on ``current``, throwing instead of trapping.
     public static func tryRegister(_ module: Module) throws { try current.tryRegister(module) }
 
@@ -143,6 +151,11 @@ extension DIContainer {
 
     /// Registers one registration; traps on a registration error.
     public func register<Value, Scope>(_ registration: Registration<Value, Scope>) { register(Module(registration)) }
+
+    /// Registers one registration of a `Sendable` value; traps on a registration error.
+    public func register<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
+        register(Module(registration))
+    }
 
     /// Registers a module; traps on a registration error.
     public func register(_ module: Module) { do { try install(module) } catch { Self.fail(error) } }
@@ -154,6 +167,11 @@ extension DIContainer {
 
     /// Registers one registration, throwing instead of trapping.
     public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
+        try install(Module(registration))
+    }
+
+    /// Registers one registration of a `Sendable` value, throwing instead of trapping.
+    public func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
         try install(Module(registration))
     }
 
@@ -189,7 +207,10 @@ extension DIContainer {
             defer { _ = Resolution.state.installing.removeLast() }
             do throws(ResolutionError) {
                 try withResolutionScope { () throws(ResolutionError) in
-                    for spec in module.plans where spec.isEager { _ = try resolveStep(spec.key, .none) }
+                    // Async and actor-isolated ones are made by `prepare()`.
+                    for spec in module.plans where spec.isEager && !spec.needsAwaiting {
+                        _ = try resolveStep(spec.key, .none)
+                    }
                 }
             } catch {
                 // The container as it was; what the failed attempt installed is released after the write.

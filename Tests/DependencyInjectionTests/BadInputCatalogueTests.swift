@@ -21,6 +21,10 @@ private final class CycleB {
 @MainActor private final class MainActorModel {
     init() {}
 }
+/// Not Sendable: made by a main-actor factory, it stays on the main actor.
+private final class MainActorState {
+    var title = ""
+}
 private struct Point {}
 
 /// What a container registers and which `Engine` it holds: equal before and after a failed call
@@ -268,21 +272,25 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
 
     @Test func mainActorServiceResolvedOffTheMainActorIsAnError() async throws {
         let container = makeContainer()
-        container.register { Shared { @MainActor in MainActorModel() } }
+        container.register { Shared { @MainActor in MainActorState() } }
         let error = await Task.detached { () -> ResolutionError? in
-            failure { _ = try container.tryResolve(MainActorModel.self) }
+            failure { _ = try container.tryResolve(MainActorState.self) }
         }.value
         #expect(error?.reason == .mainActorRequired)
         #expect(
             error?.description == """
-                'MainActorModel' is made by a @MainActor factory and was resolved off the main actor.
-                To fix, resolve it from main-actor code (e.g. a @MainActor function) or with try await DIContainer.resolveAsync(MainActorModel.self), or register a factory that is not @MainActor.
+                'MainActorState' is not Sendable and is made by a @MainActor factory; it was resolved off the main actor.
+                To fix, resolve it from main-actor code (e.g. a @MainActor function), make 'MainActorState' Sendable (it is then made on the main actor and handed out anywhere), or register it in nonisolated code.
                 """)
         // Nothing was made; on the main actor it resolves, once.
         let same = await MainActor.run {
-            container.resolve(MainActorModel.self) === container.resolve(MainActorModel.self)
+            container.resolve(MainActorState.self) === container.resolve(MainActorState.self)
         }
         #expect(same)
+        // A Sendable one (a @MainActor class) is made on the main actor for the caller.
+        container.register { Shared { @MainActor in MainActorModel() } }
+        let model = await Task.detached { try? container.tryResolve(MainActorModel.self) }.value
+        #expect(await MainActor.run { container.resolve(MainActorModel.self) } === model)
     }
 
     @Test func unregisteredNameListsTheNamesThatAreRegistered() throws {

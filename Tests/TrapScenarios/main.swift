@@ -34,6 +34,8 @@ struct Offline: Error {}
 protocol Store: AnyObject {}
 final class MemoryStore: Store {}
 @MainActor final class ProfileModel { init() {} }
+/// Not Sendable: made on the main actor, it stays there.
+final class ScreenState { var title = "" }
 
 final class Screen {
     @Inject var router: Router
@@ -291,10 +293,10 @@ let scenarios: [String: () -> Void] = [
     },
     "mainActorFactoryOffTheMainActor": {
         let box = DIContainer()
-        box.register { Shared { @MainActor in ProfileModel() } }
+        box.register { Shared { @MainActor in ScreenState() } }
         DispatchQueue.global().async {
-            announce(expected: thrown { try box.tryResolve(ProfileModel.self) })
-            _ = box.resolve(ProfileModel.self)
+            announce(expected: thrown { try box.tryResolve(ScreenState.self) })
+            _ = box.resolve(ScreenState.self)
             didNotTrap()
         }
         dispatchMain()

@@ -24,6 +24,10 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// How many times the owner holds the lock; read and written only by the owner.
     private var holdCount = 0
+    /// What to release once the owner lets go of the lock completely: a `deinit` may resolve, or
+    /// wait for another thread that does, so none runs while the lock is held. Owner only; not
+    /// checked for exclusive access at run time (every access is one append, read or swap).
+    @exclusivity(unchecked) private var releasedAfterUnlock: [Any] = []
 
     override init(_ state: State) {
         mutex = .allocate(capacity: 1)
@@ -48,7 +52,33 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
 
     func unlock() {
         holdCount -= 1
+        guard holdCount == 0, !releasedAfterUnlock.isEmpty else {
+            pthread_mutex_unlock(mutex)
+            return
+        }
+        let released = releasedAfterUnlock
+        releasedAfterUnlock = []
         pthread_mutex_unlock(mutex)
+        withExtendedLifetime(released) {}
+    }
+
+    /// Takes the lock if no other thread holds it; never waits.
+    func tryLock() -> Bool {
+        guard pthread_mutex_trylock(mutex) == 0 else { return false }
+        holdCount += 1
+        return true
+    }
+
+    /// Whether this thread holds the lock.
+    var isHeldByCurrentThread: Bool {
+        guard tryLock() else { return false }
+        defer { unlock() }
+        return holdCount > 1
+    }
+
+    /// Keeps `value` until this thread lets go of the lock completely. Call only while holding it.
+    func releaseAfterUnlock(_ value: Any?) {
+        if let value { releasedAfterUnlock.append(value) }
     }
 
     /// Runs `body` holding the lock.

@@ -109,22 +109,38 @@ final class LazyStorage<Value>: @unchecked Sendable {
 
     var value: Value {
         get {
-            Resolution.lock.withLock {
-                if let resolved { return resolved }
-                // From the current container when its own is gone.
-                let value = DIContainer.resolvedOrFail(
-                    Value.self, name: name, .none, from: (isShared ? DIContainer.shared : container)?.reference)
-                resolved = value
-                return value
+            do {
+                return try MainActorHop.resolving { () throws(ResolutionError) in
+                    try Resolution.lock.withLock { () throws(ResolutionError) in try resolvedOnce() }
+                }
+            } catch {
+                DIContainer.fail(error)
             }
         }
-        set { Resolution.lock.withLock { resolved = newValue } }
+        set {
+            Resolution.lock.withLock {
+                Resolution.lock.releaseAfterUnlock(resolved)
+                resolved = newValue
+            }
+        }
+    }
+
+    /// The value, resolved the first time. Lock held.
+    private func resolvedOnce() throws(ResolutionError) -> Value {
+        if let resolved { return resolved }
+        // From the current container when its own is gone (a strong reference while it resolves).
+        let source = isShared ? DIContainer.shared : container ?? DIContainer.currentLocked
+        let value: Value = DIContainer.unbox(try source.resolveLocked(Key(Value.self, name: name), .none))
+        resolved = value
+        // Read inside a resolution that may still fail: forgotten with what that resolution made.
+        if Resolution.state.isResolving { Resolution.state.undo.append { self.resolved.take() } }
+        return value
     }
 
     var current: Value? { Resolution.lock.withLock { resolved } }
 
     func reset() {
-        // Handed out of the lock, so released after it: its `deinit` may resolve.
-        _ = Resolution.lock.withLock { resolved.take() }
+        // Released after the lock: its `deinit` may resolve.
+        Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(resolved.take()) }
     }
 }

@@ -26,6 +26,17 @@ struct Factory: @unchecked Sendable {
             }
         }
 
+        /// The actor its code needs, if any.
+        var actor: (any Actor)? {
+            switch self {
+            case .none: nil
+            case .mainActor: MainActor.shared
+            case .globalActor(let actor, _): actor
+            }
+        }
+
+        var isMainActor: Bool { if case .mainActor = self { true } else { false } }
+
         /// The global actor's name, for messages; `nil` for none.
         var actorName: String? {
             switch self {

@@ -24,13 +24,28 @@ public struct Module: @unchecked Sendable {
 
     /// A module of one registration.
     public init<Value, Scope>(_ registration: Registration<Value, Scope>) { self.init(plans: [registration.spec]) }
+
+    /// A module of one registration of a `Sendable` value (which may then leave the actor it is made on).
+    public init<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
+        self.init(plans: [registration.sendable.spec])
+    }
 }
 
 /// Builds a ``Module`` from registrations and modules, with `if`, `if/else`, `for` and `#if`.
+///
+/// It is also where the registrations learn whether their values are `Sendable` (Swift has no
+/// run-time check for it): the overloads constrained to `Sendable` values say so, and such a value
+/// made by main-actor (or other actor-isolated) code may be resolved anywhere; any other stays
+/// on the actor that made it.
 @resultBuilder
 public enum RegistrationBuilder {
     /// Makes a registration a module of one.
     public static func buildExpression<Value, Scope>(_ registration: Registration<Value, Scope>) -> Module {
+        Module(registration)
+    }
+
+    /// Makes a registration of a `Sendable` value a module of one.
+    public static func buildExpression<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) -> Module {
         Module(registration)
     }
 

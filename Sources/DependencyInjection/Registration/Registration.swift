@@ -168,6 +168,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.init(
             Factory(isolation: .init(make.isolation), .async { _ in Box(value: await make()) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
+        spec.isSendable = true
     }
 
     /// Registers an async factory: the instance is made by awaiting it.
@@ -187,6 +188,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
         self.init(Factory(async: make), fileID: fileID, line: line)
+        spec.isSendable = true
     }
 
     /// Registers an async factory under other types too (see ``init(_:fileID:line:)``).
@@ -197,6 +199,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
         self.init(Factory(async: make), aliases: repeat each aliases, fileID: fileID, line: line)
+        spec.isSendable = true
     }
 
     /// The same registration under a name; several names of one type coexist.
@@ -226,6 +229,10 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
             }
         }
     }
+
+    /// The registration, known to make `Sendable` values (what the `Sendable`-constrained overloads
+    /// that take a registration call).
+    var sendable: Self { changing { $0.isSendable = true } }
 
     /// A copy with `change` applied to its spec.
     func changing(_ change: (inout RegistrationSpec) -> Void) -> Self {
@@ -329,11 +336,24 @@ struct RegistrationSpec {
     let weak: WeakHandling?
     var onResolve: [(Any, Resolver) throws -> Void] = []
     var isEager = false
+    /// Whether its values are `Sendable`, as the types at the registration's call site said (see
+    /// ``RegistrationBuilder``): a value made on an actor leaves that actor only if it is.
+    var isSendable = false
     /// Where the registration was written, for listings and reports.
     let fileID: String
     let line: Int
 
     var key: Key { Key(type, name: name) }
+
+    /// Whether making it needs `await` here: an async factory, or one isolated to an actor this
+    /// code is not on. `eager()` leaves those to `prepare()`.
+    var needsAwaiting: Bool {
+        switch factory.isolation {
+        case .none: factory.isAsync
+        case .mainActor: !MainActorCheck.isOnMainActor
+        case .globalActor: true
+        }
+    }
 
     /// What makes the registration invalid, checked before anything is installed.
     func problem() -> ResolutionError? {

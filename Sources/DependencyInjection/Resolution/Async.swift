@@ -24,80 +24,100 @@ extension DIContainer {
     public func resolveAsync<T>(
         _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> T {
-        guard let value = try await provideAsync(Key(T.self, name: name)) else {
-            return try tryResolve(type, name: name)
-        }
-        return Self.unbox(value)
+        Self.unbox(try await provideAsync(Key(T.self, name: name)))
     }
 
     /// Makes every async, eager and actor-isolated `Shared` registration here and in the
     /// ancestors, independent ones concurrently.
     ///
-    /// Async factories run first, so that synchronous factories (on an actor, or eager) that
-    /// resolve what they make find it made; a service that fails because one it needs is not made
-    /// yet (``ResolutionError/Reason/notYetMade(actor:)``) is tried again once the others are.
+    /// In three phases: the synchronous factories isolated to a global actor (or another actor),
+    /// so that async factories may resolve what they make with a plain `resolve()`; then the async
+    /// factories, so that main-actor and eager factories may do the same with what *they* make;
+    /// then the rest. A service that fails because one it needs is not made yet
+    /// (``ResolutionError/Reason/notYetMade(actor:)``) is tried again once the others are: a
+    /// synchronous factory that needs a service of a later phase resolves it with
+    /// `try resolve.tryResolve()` (a plain `resolve()` of what is not made yet traps).
     public func prepare() async throws {
         let services = Resolution.lock.withLock {
             lineage.flatMap { container in
                 container.bootstrapIfNeeded()
                 // Each registration once, through a slot it still serves (its own, or an alias).
                 return container.rootEntries.filter(\.needsPreparing).compactMap { entry in
-                    container.servedKeys(of: entry).first.map {
-                        (owner: container, key: $0, isAsync: entry.spec.factory.isAsync)
+                    container.servedKeys(of: entry).first.map { key in
+                        (Service(owner: container, key: key, actor: entry.spec.factory.isolation.actor), entry.preparePhase)
                     }
                 }
             }
         }
-        try await Self.prepare(services.filter(\.isAsync).map { ($0.owner, $0.key) })
-        try await Self.prepare(services.filter { !$0.isAsync }.map { ($0.owner, $0.key) })
+        func phase(_ number: Int) -> [Service] { services.filter { $0.1 == number }.map(\.0) }
+        let waiting = try await Self.prepare(phase(0), deferring: true)
+        _ = try await Self.prepare(phase(1), deferring: false)
+        _ = try await Self.prepare(phase(2) + waiting, deferring: false)
     }
 
-    /// Makes each service in the container that owns it, concurrently, in rounds.
-    private static func prepare(_ services: [(owner: DIContainer, key: Key)]) async throws {
+    /// A service `prepare()` makes: in the container that owns it, on the actor its factory needs.
+    private struct Service: Sendable {
+        let owner: DIContainer
+        let key: Key
+        let actor: (any Actor)?
+
+        /// Makes it on its actor, where even a value that is not `Sendable` may be made and kept.
+        func make(isolation: isolated (any Actor)?) async throws { _ = try await owner.provideAsync(key) }
+    }
+
+    /// Makes each service, concurrently, in rounds; returns those that wait for a service not
+    /// made yet when `deferring`, and throws for them otherwise.
+    private static func prepare(_ services: [Service], deferring: Bool) async throws -> [Service] {
         var pending = services
         while !pending.isEmpty {
-            let failures = await withTaskGroup(of: (DIContainer, Key, (any Error)?).self) { group in
-                for (owner, key) in pending {
+            let failures = await withTaskGroup(of: (Service, (any Error)?).self) { group in
+                for service in pending {
                     group.addTask {
                         do {
-                            if try await owner.provideAsync(key) == nil { _ = try owner.provideHere(key) }
-                            return (owner, key, nil)
+                            try await service.make(isolation: service.actor)
+                            return (service, nil)
                         } catch {
-                            return (owner, key, error)
+                            return (service, error)
                         }
                     }
                 }
-                var failures: [(owner: DIContainer, key: Key, error: any Error)] = []
-                for await case (let owner, let key, let error?) in group { failures.append((owner, key, error)) }
+                var failures: [(service: Service, error: any Error)] = []
+                for await case (let service, let error?) in group { failures.append((service, error)) }
                 return failures
             }
             func waitsForAnother(_ error: any Error) -> Bool {
                 if case .notYetMade? = (error as? ResolutionError)?.reason { true } else { false }
             }
-            // Another error, or a round that made nothing: what failed cannot be made.
+            // Another error, or a round that made nothing: what failed cannot be made (yet).
             if let failure = failures.first(where: { !waitsForAnother($0.error) }) ?? failures.first,
                 !waitsForAnother(failure.error) || failures.count == pending.count
             {
+                if deferring, waitsForAnother(failure.error) { return failures.map(\.service) }
                 throw failure.error
             }
-            pending = failures.map { ($0.owner, $0.key) }
+            pending = failures.map(\.service)
         }
+        return []
     }
 
-    /// The value of `key` (a `Box`) once an async factory or an actor made it; `nil` when a
-    /// synchronous resolve here provides it.
-    private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox? {
+    /// The value of `key` (a `Box`), made by an async factory, on an actor, or here; `isolation`
+    /// is where the caller runs (a value that is not `Sendable` never leaves its factory's actor).
+    private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox {
         // `T?`, where it is not registered itself, awaits the `T` that is.
         let optional = Resolution.lock.withLock { lookup(key) == nil ? key.type as? any OptionalResolvable.Type : nil }
-        if let optional, let value = try await provideAsync(Key(optional.wrappedType, name: key.name)) {
-            return optional.box(value)
+        if let optional, Resolution.lock.withLock({ lookup(Key(optional.wrappedType, name: key.name)) != nil }) {
+            return optional.box(try await provideAsync(Key(optional.wrappedType, name: key.name)))
         }
         // The async factory whose code asks, if any: what this resolve would wait for must not wait for it.
         let asking = AsyncMaking.current.get()
         while true {
-            switch try Resolution.lock.withLock({ () throws(ResolutionError) in try nextAsyncStep(key, asking) }) {
-            case .resolve:
-                return nil
+            try Task.checkCancellation()
+            let step = try Resolution.lock.withLock { () throws(ResolutionError) in
+                try nextAsyncStep(key, asking, caller: isolation)
+            }
+            switch step {
+            case .value(let value):
+                return value
             case .resolveOn(let actor):
                 // Made on the actor its factory needs, and handed back like a freshly made value.
                 return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
@@ -109,9 +129,12 @@ extension DIContainer {
         }
     }
 
-    /// What an async resolve of `key`, asked by the factory run `asking` (if any), does next. Lock held.
-    private func nextAsyncStep(_ key: Key, _ asking: AsyncMaking?) throws(ResolutionError) -> AsyncStep {
-        guard let (owner, slot) = lookup(key) else { return .resolve }
+    /// What an async resolve of `key`, asked by the factory run `asking` (if any) from code
+    /// isolated to `caller`, does next; a value it can have right away, under this hold of the lock.
+    private func nextAsyncStep(
+        _ key: Key, _ asking: AsyncMaking?, caller: (any Actor)?
+    ) throws(ResolutionError) -> AsyncStep {
+        guard let (owner, slot) = lookup(key) else { return .value(try provideHere(key, on: caller)) }
         let entry = slot.entry
         let isKept = entry.kept != nil
         if case .async(let make) = entry.spec.factory.make, !isKept {
@@ -121,15 +144,17 @@ extension DIContainer {
                 return .wait(making)
             }
             let making = AsyncMaking(entry: entry, requested: key, asking: asking)
-            // `Shared` instances are made once: later resolves wait for this run.
-            if entry.lifetime == .shared { entry.value.making = making }
+            // `Shared` and `Weak` instances are made once at a time: later resolves wait for this run.
+            if entry.lifetime == .shared || entry.lifetime == .weak { entry.value.making = making }
             return .make(owner, slot, making, make)
         }
-        switch entry.spec.factory.isolation {
-        case .mainActor where !MainActorCheck.isOnMainActor: return .resolveOn(MainActor.shared)
-        case .globalActor(let actor, _) where !isKept: return .resolveOn(actor)
-        default: return .resolve
+        let isolation = entry.spec.factory.isolation
+        guard let actor = isolation.actor, actor !== caller else { return .value(try provideHere(key, on: caller)) }
+        // Made on its actor, a value that is not `Sendable` stays there.
+        if !entry.spec.isSendable {
+            throw error(isolation.isMainActor ? .mainActorRequired : .notSendable(actor: isolation.actorName!), for: key)
         }
+        return isKept ? .value(try provideHere(key, on: caller)) : .resolveOn(actor)
     }
 
     /// The cycle that an async resolve of `entry` from the run `asking` would close, if any: `entry`
@@ -181,8 +206,9 @@ extension DIContainer {
         }
     }
 
-    /// Runs an async factory outside the lock, then keeps its value as the lifetime says; returns it
-    /// as the type of `slot` (an alias, if it is one).
+    /// Runs an async factory outside the lock, then keeps its value as the lifetime says (unless
+    /// `releaseInstances()` or `reset()` came meanwhile); returns it as the type of `slot` (an alias,
+    /// if it is one).
     private func runAsyncFactory(
         _ making: AsyncMaking, of slot: Slot, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
         isolation: isolated (any Actor)? = #isolation
@@ -201,11 +227,12 @@ extension DIContainer {
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
-            slot.entry.value.making = nil
+            let isCurrent = slot.entry.value.making === making || slot.entry.lifetime == .new
+            if slot.entry.value.making === making { slot.entry.value.making = nil }
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
             return try withResolutionScope { () throws(ResolutionError) in
-                try keepMade(value, of: slot.entry, requested: making.requested)
+                try keepMade(value, of: slot.entry, requested: making.requested, keeping: isCurrent)
                 return try converted(value, to: slot.alias, of: slot.entry, requested: making.requested)
             }
         }
@@ -214,8 +241,8 @@ extension DIContainer {
 
 /// What an async resolve does next.
 private enum AsyncStep {
-    /// Resolve synchronously: made already, or made by a nonisolated synchronous factory.
-    case resolve
+    /// The value: made already, or made here by a synchronous factory.
+    case value(AnyBox)
     /// Resolve synchronously on this actor (the main actor, or another global actor).
     case resolveOn(any Actor)
     /// Another task is making it: wait, then look again.
@@ -239,35 +266,64 @@ final class AsyncMaking: @unchecked Sendable {
     /// finished run keeps nothing alive (an instance's own task may hold the run) and is in no chain.
     private(set) var entry: Entry?
     private(set) var asking: AsyncMaking?
-    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
     private var isFinished = false
+    /// The `Graph` instances of the synchronous resolves its factory makes: one set per run, as
+    /// one synchronous resolve has.
+    private var graph: [ObjectIdentifier: (entry: Entry, value: AnyBox)] = [:]
 
+    /// Lock held.
     init(entry: Entry, requested: Key, asking: AsyncMaking?) {
         (self.entry, self.requested, self.asking) = (entry, requested, asking)
+        Resolution.state.asyncRuns += 1
+    }
+
+    /// The `Graph` instances of the run whose factory code is running in this task, if any. Lock held.
+    static var currentGraph: [ObjectIdentifier: (entry: Entry, value: AnyBox)] {
+        guard Resolution.state.asyncRuns > 0, let run = current.get(), !run.isFinished else { return [:] }
+        return run.graph
+    }
+
+    /// Keeps the `Graph` instances of a resolve made by the current run's factory code. Lock held.
+    static func keepGraph(_ graph: [ObjectIdentifier: (entry: Entry, value: AnyBox)]) {
+        guard Resolution.state.asyncRuns > 0, let run = current.get(), !run.isFinished else { return }
+        run.graph = graph
     }
 
     /// This run, the run that asked for it, and so on, while they run. Lock held.
     var chain: [AsyncMaking] { sequence(first: self) { $0.asking }.prefix { !$0.isFinished } }
 
+    /// Returns once the run is over, or once the waiting task is cancelled.
     func wait() async {
-        await withCheckedContinuation { continuation in
-            let ready = Resolution.lock.withLock {
-                if !isFinished { waiters.append(continuation) }
-                return isFinished
+        let id = Resolution.lock.withLock {
+            defer { nextWaiter += 1 }
+            return nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready = Resolution.lock.withLock {
+                    let ready = isFinished || Task.isCancelled
+                    if !ready { waiters[id] = continuation }
+                    return ready
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            Resolution.lock.withLock { waiters.removeValue(forKey: id) }?.resume()
         }
     }
 
     func finish() {
         // What it kept is released, and its waiters are woken, after the lock.
-        let (waiting, kept) = Resolution.lock.withLock {
+        let waiting = Resolution.lock.withLock {
             isFinished = true
+            Resolution.state.asyncRuns -= 1
             Resolution.state.asyncWaits.removeAll { $0.target === self }
-            defer { (waiters, entry, asking) = ([], nil, nil) }
-            return (waiters, (entry, asking))
+            Resolution.lock.releaseAfterUnlock((entry, asking, graph))
+            defer { (waiters, entry, asking, graph) = ([:], nil, nil, [:]) }
+            return waiters.values
         }
-        withExtendedLifetime(kept) {}
         for waiter in waiting { waiter.resume() }
     }
 }

@@ -39,6 +39,15 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     }
     var lifetime: Lifetime { spec.lifetime }
 
+    /// When `prepare()` makes it: 0, a synchronous factory isolated to an actor other than the main
+    /// actor; 1, an async factory; 2, the rest (main-actor and eager ones).
+    var preparePhase: Int {
+        if spec.factory.isAsync { return 1 }
+        if case .globalActor = spec.factory.isolation { return 0 }
+        return 2
+    }
+
+
     func recordDependency(on key: Key) {
         if value.dependencySet.insert(key).inserted { value.dependencies.append(key) }
     }
@@ -77,7 +86,8 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     /// Drops the kept instances, returning them so the caller releases them when its state is
     /// consistent again (their `deinit` may resolve).
     func releaseInstances() -> Any? {
-        defer { (value.shared, value.weakObject) = (nil, nil) }
+        // An async run still making one keeps it no more (see `runAsyncFactory`).
+        defer { (value.shared, value.weakObject, value.making) = (nil, nil, nil) }
         return value.shared ?? value.weakObject
     }
 

@@ -48,6 +48,9 @@ struct ResolutionState {
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
+    /// What else to take back if the resolution fails (a lazy wrapper read during it); each
+    /// returns what it took, to be released after the lock.
+    var undo: [() -> Any?] = []
     /// The container the outermost call asked, for messages.
     var origin: DIContainer?
     /// Whether any container was ever bound to a task: until then ``DIContainer/current`` is
@@ -62,6 +65,9 @@ struct ResolutionState {
     var installing: [(container: DIContainer, registry: DIContainer.Registry)] = []
     /// Async factory runs waiting for another task's run of a `Shared` one (to find cycles across tasks).
     var asyncWaits: [(waiter: AsyncMaking, target: AsyncMaking)] = []
+    /// How many async factory runs are in progress: until one is, a top-level resolution need not
+    /// look for the run it is part of (see `AsyncMaking.currentGraph`).
+    var asyncRuns = 0
 
     /// A top-level resolution is open on this thread: from its start until what it made is kept
     /// (its actions run) or dropped. A resolve meanwhile (a factory's, or a `deinit`'s) is part of it.
@@ -71,17 +77,18 @@ struct ResolutionState {
     var path: [String] { frames.compactMap { $0.entry == nil ? nil : $0.requested.displayName } }
 
     /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued.
-    var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty }
+    var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty && undo.isEmpty }
 
     /// What a nested scope finds when it begins; if it fails, what came after is dropped.
     struct Savepoint {
         let made: Int
         let actions: Int
+        let undo: Int
         let graph: Set<ObjectIdentifier>
     }
 
     var savepoint: Savepoint {
-        Savepoint(made: made.count, actions: pendingActions.count, graph: Set(graphValues.keys))
+        Savepoint(made: made.count, actions: pendingActions.count, undo: undo.count, graph: Set(graphValues.keys))
     }
 }
 
@@ -102,8 +109,10 @@ extension DIContainer {
     static func resolveBox(
         _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?
     ) throws(ResolutionError) -> AnyBox {
-        try Resolution.lock.withLock { () throws(ResolutionError) in
-            try (source.map(\.container) ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
+        try MainActorHop.resolving { () throws(ResolutionError) in
+            try Resolution.lock.withLock { () throws(ResolutionError) in
+                try (source.map(\.container) ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
+            }
         }
     }
 
@@ -149,16 +158,18 @@ extension DIContainer {
         Resolution.state.isResolving = true
         // A top-level resolve sets it once a factory runs (see `value(of:)`): a kept instance needs none.
         if isTopLevel, isFrame { Resolution.state.origin = self }
+        // The resolves of one async factory run share its `Graph` instances, as one resolve does.
+        if isTopLevel, Resolution.state.asyncRuns > 0 { Resolution.state.graphValues = AsyncMaking.currentGraph }
         if isFrame {
             Resolution.state.frames.append(
                 .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
         }
-        // What the resolution made or dropped, released once it is closed: a `deinit` may resolve.
+        // What the resolution made or dropped, released once the lock is let go: a `deinit` may resolve.
         // (Not generic, so that this runs without looking up type metadata.)
         var released: Any?
         defer {
             if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) }
-            withExtendedLifetime(released) {}
+            Resolution.lock.releaseAfterUnlock(released)
         }
         let result: R
         do {
@@ -236,14 +247,17 @@ extension DIContainer {
     ) throws(ResolutionError) -> AnyBox {
         // Read in place: a copy of the whole `Factory` would retain each of its references.
         let kept = entry.kept
+        // Made on its actor only; once made, a Sendable instance is shared like any other, and a
+        // non-Sendable one stays on that actor.
         switch entry.spec.factory.isolation {
         case .none: break
         case .mainActor:
-            if !MainActorCheck.isOnMainActor { throw error(.mainActorRequired, for: requested) }
+            if !MainActorCheck.isOnMainActor, kept == nil || !entry.spec.isSendable {
+                throw mainActorRequired(entry, requested: requested, canHop: kept == nil)
+            }
         case .globalActor(let actor, let name):
-            // Made on its actor only; once made, the instance is shared like any other.
-            if kept == nil, Resolution.state.runningActor !== actor {
-                throw error(.notYetMade(actor: name), for: requested)
+            if Resolution.state.runningActor !== actor, kept == nil || !entry.spec.isSendable {
+                throw error(kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name), for: requested)
             }
         }
         // A kept instance made with arguments may be asked for again without them.
@@ -268,10 +282,21 @@ extension DIContainer {
         }
     }
 
-    /// Keeps a value `entry`'s factory made, as its lifetime says, and queues its `onResolve`
-    /// actions for the end of the resolution.
-    func keepMade(_ value: AnyBox, of entry: Entry, requested: Key) throws(ResolutionError) {
-        if let problem = entry.keep(value) { throw error(problem, for: requested) }
+    /// A main-actor service asked for off the main actor. A Sendable one asked for at top level (no
+    /// step in progress on this thread) is made on the main actor for the caller (see `MainActorHop`).
+    private func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
+        var details = error(.mainActorRequired, for: requested).details
+        details.isSendable = entry.spec.isSendable
+        details.asksForMainActor = canHop && entry.spec.isSendable && Resolution.state.frames.isEmpty
+            && Resolution.state.probe == nil
+        return ResolutionError(details)
+    }
+
+    /// Keeps a value `entry`'s factory made, as its lifetime says (unless `keeping` is false: an
+    /// async run that `releaseInstances()` overtook), and queues its `onResolve` actions for the
+    /// end of the resolution.
+    func keepMade(_ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true) throws(ResolutionError) {
+        if keeping, let problem = entry.keep(value) { throw error(problem, for: requested) }
         for action in entry.spec.onResolve {
             // While it runs, the registration counts as being made again, so an action that needs
             // a new instance of its own registration is a cycle.
@@ -332,7 +357,9 @@ extension DIContainer {
             try action().get()
         }
         let state = Resolution.state
+        AsyncMaking.keepGraph(state.graphValues)
         (Resolution.state.graphValues, Resolution.state.made, Resolution.state.pendingActions) = ([:], [], [])
+        Resolution.state.undo = []
         return state
     }
 
@@ -343,10 +370,12 @@ extension DIContainer {
         let made = state.made.dropFirst(savepoint?.made ?? 0)
         let actions = state.pendingActions.dropFirst(savepoint?.actions ?? 0)
         let graph = state.graphValues.filter { savepoint?.graph.contains($0.key) != true }
+        let undo = state.undo.dropFirst(savepoint?.undo ?? 0)
         Resolution.state.made.removeLast(made.count)
         Resolution.state.pendingActions.removeLast(actions.count)
+        Resolution.state.undo.removeLast(undo.count)
         for key in graph.keys { Resolution.state.graphValues[key] = nil }
-        return (made.compactMap { $0.releaseInstances() }, state, made, actions, graph)
+        return (made.compactMap { $0.releaseInstances() }, undo.map { $0() }, state, made, actions, graph)
     }
 }
 
@@ -360,6 +389,47 @@ protocol OptionalResolvable {
 extension Optional: OptionalResolvable {
     static var wrappedType: any Any.Type { Wrapped.self }
     static func box(_ box: AnyBox?) -> AnyBox { Box<Self>(value: (box as? Box<Wrapped>)?.value) }
+}
+
+/// Makes a `Sendable` main-actor service on the main actor for a thread that resolves it
+/// synchronously off the main actor, at top level (no factory of its own running).
+enum MainActorHop {
+    /// Runs `attempt`; if it asks for the main actor, and this thread holds no lock the main actor
+    /// would need, runs it again there, with this task's bindings, while this thread waits.
+    @inline(__always)
+    static func resolving<R>(_ attempt: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+        do {
+            return try attempt()
+        } catch {
+            guard error.details.asksForMainActor, !Resolution.lock.isHeldByCurrentThread else { throw error }
+            return try withoutActuallyEscaping(attempt) { onMainActor($0) }.get()
+        }
+    }
+
+    private static func onMainActor<R>(_ attempt: @escaping () throws(ResolutionError) -> R) -> Result<R, ResolutionError> {
+        // The caller's context, carried explicitly: its container (`activate`, `withOverrides`, the
+        // test traits) and the async factory run it is part of, if any.
+        let bindings = (DIContainer.boundContainer.get(), AsyncMaking.current.get())
+        // One user at a time: the main actor runs it while this thread waits for it.
+        let request = Handoff(attempt)
+        // Written on the main actor and read here, both with `Resolution.lock` held.
+        let outcome = Locked<Result<R, ResolutionError>?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        @Sendable func tryOnMainActor() {
+            DispatchQueue.main.async {
+                // The main thread never waits for the lock: its holder may need the main thread.
+                guard Resolution.lock.tryLock() else { return tryOnMainActor() }
+                defer { Resolution.lock.unlock() }
+                outcome.value = DIContainer.boundContainer.withValue(bindings.0) {
+                    AsyncMaking.current.withValue(bindings.1) { Result { () throws(ResolutionError) in try request.value() } }
+                }
+                finished.signal()
+            }
+        }
+        tryOnMainActor()
+        finished.wait()
+        return Resolution.lock.withLock { outcome.value! }
+    }
 }
 
 /// Whether code runs on the main actor, without trapping.

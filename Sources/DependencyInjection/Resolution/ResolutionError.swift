@@ -25,6 +25,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case factoryFailed
         /// A `@MainActor` factory was resolved off the main actor.
         case mainActorRequired
+        /// A value that is not `Sendable`, made by a factory isolated to `actor`, was resolved
+        /// elsewhere: it never leaves that actor through the container.
+        case notSendable(actor: String)
         /// A `Weak` registration made a value that is not a class instance.
         case weakRequiresClass(instanceType: String)
         /// A factory tried to change the container that is running it.
@@ -56,6 +59,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var containerSpelling = "DIContainer"
         /// For a dependency a parent looked for while making a service asked of a child: that service.
         var madeByParent: String?
+        /// For a main-actor service: whether its value is `Sendable` (it may then leave the main actor).
+        var isSendable = true
+        /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
+        /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
+        var asksForMainActor = false
     }
 
     /// Behind one reference: a failing resolution passes the error up through every step, so
@@ -66,7 +74,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
 
     private let storage: Storage
-    private var details: Details { storage.details }
+    var details: Details { storage.details }
 
     /// What went wrong.
     public var reason: Reason { details.reason }
@@ -122,8 +130,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "'\(typeName)' is an Optional type and cannot be registered."
         case .factoryFailed:
             "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
+        case .mainActorRequired where !details.isSendable:
+            "\(subject) is not Sendable and is made by a @MainActor factory; it was resolved off the main actor."
+        case .mainActorRequired where path.count > 1:
+            "\(subject) is made by a @MainActor factory and was needed off the main actor by '\(path[path.count - 2])'."
         case .mainActorRequired:
             "\(subject) is made by a @MainActor factory and was resolved off the main actor."
+        case .notSendable(let actor):
+            "\(subject) is not Sendable and is made by a factory isolated to \(actor); it was resolved off \(actor)."
         case .weakRequiresClass(let instanceType):
             "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
         case .mutationDuringResolution(let operation):
@@ -198,9 +212,19 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "register the wrapped type; resolving the Optional then gives nil while nothing is registered."
         case .factoryFailed:
             "make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
+        case .mainActorRequired where !details.isSendable:
+            "resolve it from main-actor code (e.g. a @MainActor function), make '\(typeName)' Sendable (it is then "
+                + "made on the main actor and handed out anywhere), or register it in nonisolated code."
+        case .mainActorRequired where path.count > 1:
+            "make it first with try await DIContainer.prepare() (a Shared service is then kept and handed out "
+                + "anywhere), resolve '\(path[path.count - 2])' with try await DIContainer.resolveAsync(…), or "
+                + "make the factory of '\(path[path.count - 2])' @MainActor too."
         case .mainActorRequired:
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
                 + "try await DIContainer.resolveAsync(\(typeName).self), or register a factory that is not @MainActor."
+        case .notSendable(let actor):
+            "resolve it on \(actor), make '\(typeName)' Sendable, or register it in nonisolated code "
+                + "(e.g. a nonisolated function), so that it is not bound to \(actor)."
         case .weakRequiresClass:
             "register it as Shared or New, or make the factory return a class instance."
         case .mutationDuringResolution:
