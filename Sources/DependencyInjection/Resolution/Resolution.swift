@@ -410,9 +410,9 @@ enum MainActorHop {
         // The caller's context, carried explicitly: its container (`activate`, `withOverrides`, the
         // test traits) and the async factory run it is part of, if any.
         let bindings = (DIContainer.boundContainer.get(), AsyncMaking.current.get())
-        // One user at a time: the main actor runs it while this thread waits for it.
-        let request = Handoff(attempt)
-        // Written on the main actor and read here, both with `Resolution.lock` held.
+        // Taken out and run on the main actor, and written back, with `Resolution.lock` held; the
+        // main actor drops the closure before this thread goes on (it must not outlive the call).
+        let request = Locked<(() throws(ResolutionError) -> R)?>(attempt)
         let outcome = Locked<Result<R, ResolutionError>?>(nil)
         let finished = DispatchSemaphore(value: 0)
         @Sendable func tryOnMainActor() {
@@ -421,7 +421,9 @@ enum MainActorHop {
                 guard Resolution.lock.tryLock() else { return tryOnMainActor() }
                 defer { Resolution.lock.unlock() }
                 outcome.value = DIContainer.boundContainer.withValue(bindings.0) {
-                    AsyncMaking.current.withValue(bindings.1) { Result { () throws(ResolutionError) in try request.value() } }
+                    AsyncMaking.current.withValue(bindings.1) { [attempt = request.value.take()!] in
+                        Result { () throws(ResolutionError) in try attempt() }
+                    }
                 }
                 finished.signal()
             }
