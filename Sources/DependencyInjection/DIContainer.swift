@@ -183,8 +183,8 @@ extension DIContainer {
 
     /// The registration path behind every API that takes registrations.
     private func install(_ module: Module) throws(ResolutionError) {
-        // Replaced entries (and the instances they kept) are handed back, to be released outside the lock.
-        _ = try Resolution.lock.withLock { () throws(ResolutionError) -> [Slot] in
+        // Replaced entries (and the instances they kept) are released once the lock is let go.
+        try Resolution.lock.withLock { () throws(ResolutionError) in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
             if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
@@ -201,7 +201,8 @@ extension DIContainer {
                     slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
                 }
             }
-            guard var before else { return replaced }
+            Resolution.lock.releaseAfterUnlock(replaced)
+            guard var before else { return }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
             Resolution.state.installing.append((self, before))
             defer { _ = Resolution.state.installing.removeLast() }
@@ -215,9 +216,9 @@ extension DIContainer {
             } catch {
                 // The container as it was; what the failed attempt installed is released after the write.
                 swap(&registry.value, &before)
+                Resolution.lock.releaseAfterUnlock(before)
                 throw error
             }
-            return replaced
         }
     }
 
@@ -390,13 +391,14 @@ extension DIContainer {
     }
 
     /// Runs `change` with the lock held, unless a factory of this container is running (a trap).
-    /// Returns what `change` took out, so that the caller releases it after the lock (a `deinit`
-    /// may resolve).
+    /// What `change` took out is released once the lock is let go (a `deinit` may resolve).
     @discardableResult
     private func mutate<R>(_ operation: String, _ change: () -> R) -> R {
         Resolution.lock.withLock {
             do throws(ResolutionError) { try refuseMutationDuringResolution(operation) } catch { Self.fail(error) }
-            return change()
+            let taken = change()
+            Resolution.lock.releaseAfterUnlock(taken)
+            return taken
         }
     }
 

@@ -61,7 +61,7 @@ final class ValidationProbe: @unchecked Sendable {
         Resolution.state.installing = []
         let dropped = container.rollBack(to: nil)
         (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
-        withExtendedLifetime((installed, dropped)) {}
+        Resolution.lock.releaseAfterUnlock((installed, dropped))
         Resolution.lock.unlockCompletely()
         finished.signal()
         let never = DispatchSemaphore(value: 0)
