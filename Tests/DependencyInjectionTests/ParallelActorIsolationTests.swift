@@ -62,6 +62,8 @@ struct ParallelActorIsolationTests {
         }.value
         #expect(inCasesContainer == expected)
         #expect(try await DIContainer.resolveAsync(CaseValue.self, name: "customActor").value == value)
-        #expect(DIContainer.resolve(CaseValue.self, name: "mainActorShared") as AnyObject === DIContainer.resolve(CaseValue.self, name: "mainActorShared") as AnyObject)
+        #expect(
+            DIContainer.resolve(CaseValue.self, name: "mainActorShared") as AnyObject === DIContainer.resolve(
+                CaseValue.self, name: "mainActorShared") as AnyObject)
     }
 }

@@ -116,7 +116,9 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         TrapScenario("lazyInjectMissing"),
         TrapScenario(
             "mainActorFactoryOffTheMainActor",
-            prefix: "'ScreenState' is not Sendable and is made by a @MainActor factory; it was resolved off the main actor."),
+            prefix:
+                "'ScreenState' is not Sendable and is made by a @MainActor factory; it was resolved off the main actor."
+        ),
     ]
 
     @Test(arguments: scenarios)

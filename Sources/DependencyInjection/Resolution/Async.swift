@@ -44,7 +44,10 @@ extension DIContainer {
                 // Each registration once, through a slot it still serves (its own, or an alias).
                 return container.rootEntries.filter(\.needsPreparing).compactMap { entry in
                     container.servedKeys(of: entry).first.map { key in
-                        (Service(owner: container, key: key, actor: entry.spec.factory.isolation.actor), entry.preparePhase)
+                        (
+                            Service(owner: container, key: key, actor: entry.spec.factory.isolation.actor),
+                            entry.preparePhase
+                        )
                     }
                 }
             }
@@ -111,7 +114,6 @@ extension DIContainer {
         // The async factory whose code asks, if any: what this resolve would wait for must not wait for it.
         let asking = AsyncMaking.current.get()
         while true {
-            try Task.checkCancellation()
             let step = try Resolution.lock.withLock { () throws(ResolutionError) in
                 try nextAsyncStep(key, asking, caller: isolation)
             }
@@ -123,6 +125,7 @@ extension DIContainer {
                 return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
             case .wait(let making):
                 await making.wait()
+                try Task.checkCancellation()
             case .make(let owner, let slot, let making, let make):
                 return try await owner.runAsyncFactory(making, of: slot, make)
             }
@@ -152,7 +155,8 @@ extension DIContainer {
         guard let actor = isolation.actor, actor !== caller else { return .value(try provideHere(key, on: caller)) }
         // Made on its actor, a value that is not `Sendable` stays there.
         if !entry.spec.isSendable {
-            throw error(isolation.isMainActor ? .mainActorRequired : .notSendable(actor: isolation.actorName!), for: key)
+            throw error(
+                isolation.isMainActor ? .mainActorRequired : .notSendable(actor: isolation.actorName!), for: key)
         }
         return isKept ? .value(try provideHere(key, on: caller)) : .resolveOn(actor)
     }
@@ -227,12 +231,14 @@ extension DIContainer {
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
-            let isCurrent = slot.entry.value.making === making || slot.entry.lifetime == .new
-            if slot.entry.value.making === making { slot.entry.value.making = nil }
+            let isCurrent = slot.entry.value.making === making
+            if isCurrent { slot.entry.value.making = nil }
+            // A `Shared` or `Weak` run that `releaseInstances()` or `reset()` overtook keeps nothing.
+            let keeps = isCurrent || (slot.entry.lifetime != .shared && slot.entry.lifetime != .weak)
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
             return try withResolutionScope { () throws(ResolutionError) in
-                try keepMade(value, of: slot.entry, requested: making.requested, keeping: isCurrent)
+                try keepMade(value, of: slot.entry, requested: making.requested, keeping: keeps)
                 return try converted(value, to: slot.alias, of: slot.entry, requested: making.requested)
             }
         }

@@ -47,7 +47,6 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         return 2
     }
 
-
     func recordDependency(on key: Key) {
         if value.dependencySet.insert(key).inserted { value.dependencies.append(key) }
     }

@@ -287,7 +287,8 @@ extension DIContainer {
     private func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
         var details = error(.mainActorRequired, for: requested).details
         details.isSendable = entry.spec.isSendable
-        details.asksForMainActor = canHop && entry.spec.isSendable && Resolution.state.frames.isEmpty
+        details.asksForMainActor =
+            canHop && entry.spec.isSendable && Resolution.state.frames.isEmpty
             && Resolution.state.probe == nil
         return ResolutionError(details)
     }
@@ -406,7 +407,9 @@ enum MainActorHop {
         }
     }
 
-    private static func onMainActor<R>(_ attempt: @escaping () throws(ResolutionError) -> R) -> Result<R, ResolutionError> {
+    private static func onMainActor<R>(_ attempt: @escaping () throws(ResolutionError) -> R) -> Result<
+        R, ResolutionError
+    > {
         // The caller's context, carried explicitly: its container (`activate`, `withOverrides`, the
         // test traits) and the async factory run it is part of, if any.
         let bindings = (DIContainer.boundContainer.get(), AsyncMaking.current.get())
