@@ -109,8 +109,14 @@ extension DIContainer {
     ///         featureModule
     ///         if useMocks { New(MockPayments() as Payments) }
     ///     }
-    public static func register(@RegistrationBuilder _ registrations: () -> Module) {
-        current.register(registrations())
+    ///
+    /// In an `actor` method, a registration in the block whose value is not `Sendable` and whose
+    /// closure Swift does not isolate to the actor (it does not use `self`) is made on the actor
+    /// and stays there, as if its closure were isolated to it.
+    public static func register(
+        @RegistrationBuilder _ registrations: () -> Module, isolation: isolated (any Actor)? = #isolation
+    ) {
+        current.register(registrations().bound(to: isolation))
     }
 
     /// Registers one registration on ``current``; traps on a registration error.
@@ -129,8 +135,10 @@ extension DIContainer {
     /// Registers on ``current``, throwing instead of trapping; on error nothing changes.
     ///
     ///     try DIContainer.tryRegister(Shared(Engine(), as: Router.self)) // Engine is no Router: throws
-    public static func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws {
-        try current.tryRegister(registrations())
+    public static func tryRegister(
+        @RegistrationBuilder _ registrations: () -> Module, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try current.tryRegister(registrations().bound(to: isolation))
     }
 
     /// Registers one registration on ``current``, throwing instead of trapping.
@@ -147,7 +155,11 @@ extension DIContainer {
     public static func tryRegister(_ module: Module) throws { try current.tryRegister(module) }
 
     /// Registers everything the builder lists; traps on a registration error.
-    public func register(@RegistrationBuilder _ registrations: () -> Module) { register(registrations()) }
+    public func register(
+        @RegistrationBuilder _ registrations: () -> Module, isolation: isolated (any Actor)? = #isolation
+    ) {
+        register(registrations().bound(to: isolation))
+    }
 
     /// Registers one registration; traps on a registration error.
     public func register<Value, Scope>(_ registration: Registration<Value, Scope>) { register(Module(registration)) }
@@ -161,8 +173,10 @@ extension DIContainer {
     public func register(_ module: Module) { do { try install(module) } catch { Self.fail(error) } }
 
     /// Registers everything the builder lists, throwing instead of trapping.
-    public func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws {
-        try tryRegister(registrations())
+    public func tryRegister(
+        @RegistrationBuilder _ registrations: () -> Module, isolation: isolated (any Actor)? = #isolation
+    ) throws {
+        try tryRegister(registrations().bound(to: isolation))
     }
 
     /// Registers one registration, throwing instead of trapping.

@@ -51,9 +51,11 @@ private func registerNeedsSendableService(in box: DIContainer) {
 private actor Registrar {
     private var registered = 0
 
-    /// Its closures use the actor's state, so Swift isolates them to the actor (a closure in an
-    /// actor method that does not is nonisolated code: what it makes may go anywhere).
-    func register(in box: DIContainer) {
+    /// A closure that does not use the actor: Swift does not isolate it, `register` binds it.
+    func register(in box: DIContainer) { box.register { Shared(PlainCounter()) } }
+
+    /// Its closure uses the actor's state, so Swift isolates it to the actor.
+    func registerUsingTheActor(in box: DIContainer) {
         box.register {
             Shared { () -> PlainCounter in
                 let counter = PlainCounter()
@@ -62,6 +64,9 @@ private actor Registrar {
             }
         }
     }
+
+    /// On the actor, an async resolve hands the value out (it knows where it runs).
+    func count(in box: DIContainer) async throws -> Int { try await box.resolveAsync(PlainCounter.self).count }
 }
 
 @CustomGlobalActor private func resolveOnCustomGlobalActor(_ box: DIContainer) -> String {
@@ -143,14 +148,23 @@ private func reasonOffEveryActor(
         #expect(plain != nil)
     }
 
-    @Test func aNonSendableServiceRegisteredInAnActorMethodStaysThere() async throws {
+    @Test(arguments: [false, true])
+    func aNonSendableServiceRegisteredInAnActorMethodStaysThere(closureUsesTheActor: Bool) async throws {
         let box = DIContainer()
-        try await box.prepare()
-        await Registrar().register(in: box)
+        let registrar = Registrar()
+        if closureUsesTheActor {
+            await registrar.registerUsingTheActor(in: box)
+        } else {
+            await registrar.register(in: box)
+        }
         let reason = await reasonOffEveryActor { _ = try await box.resolveAsync(PlainCounter.self) }
         #expect(reason == .notSendable(actor: "Registrar"))
         let plain = await reasonOffEveryActor { _ = try box.tryResolve(PlainCounter.self) }
-        #expect(plain != nil)
+        #expect(plain == .notYetMade(actor: "Registrar"))
+        try await box.prepare()
+        #expect(try await registrar.count(in: box) == 0)
+        let made = await reasonOffEveryActor { _ = try box.tryResolve(PlainCounter.self) }
+        #expect(made == .notSendable(actor: "Registrar"))
     }
 
     @Test func aNonSendableServiceRegisteredInNonisolatedCodeResolvesAnywhere() async {

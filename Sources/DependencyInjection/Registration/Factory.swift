@@ -64,7 +64,7 @@ struct Factory: @unchecked Sendable {
     /// The type of each argument, for listings (a tuple's type does not tell its elements apart
     /// from one argument of a function type).
     let parameterTypes: [any Any.Type]
-    let isolation: Isolation
+    var isolation: Isolation
     let make: Make
 
     @usableFromInline

@@ -19,6 +19,19 @@ public struct Module: @unchecked Sendable {
 
     init(plans: [RegistrationSpec]) { self.plans = plans }
 
+    /// The module with its non-`Sendable` nonisolated synchronous registrations bound to `actor`, an
+    /// actor instance whose method wrote them (Swift isolates a closure there only if it uses the
+    /// actor, so `#isolation` did not tell); global actors' closures are isolated already.
+    func bound(to actor: (any Actor)?) -> Module {
+        guard let actor, !(type(of: actor) is any GlobalActor.Type) else { return self }
+        var module = self
+        for index in module.plans.indices where !module.plans[index].isSendable {
+            guard case .none = module.plans[index].factory.isolation, !module.plans[index].factory.isAsync else { continue }
+            module.plans[index].factory.isolation = .init(actor)
+        }
+        return module
+    }
+
     /// A module of the registrations and modules the builder lists.
     public init(@RegistrationBuilder _ content: () -> Module) { self = content() }
 

@@ -330,7 +330,7 @@ struct RegistrationSpec {
     let type: any Any.Type
     var name: String?
     let lifetime: Lifetime
-    let factory: Factory
+    var factory: Factory
     let aliases: [AliasSpec]
     /// For `Weak` registrations: how to keep a value by a weak reference.
     let weak: WeakHandling?
