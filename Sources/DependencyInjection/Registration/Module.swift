@@ -26,7 +26,9 @@ public struct Module: @unchecked Sendable {
         guard let actor, !(type(of: actor) is any GlobalActor.Type) else { return self }
         var module = self
         for index in module.plans.indices where !module.plans[index].isSendable {
-            guard case .none = module.plans[index].factory.isolation, !module.plans[index].factory.isAsync else { continue }
+            guard case .none = module.plans[index].factory.isolation, !module.plans[index].factory.isAsync else {
+                continue
+            }
             module.plans[index].factory.isolation = .init(actor)
         }
         return module
