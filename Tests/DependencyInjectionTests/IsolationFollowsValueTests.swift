@@ -198,3 +198,12 @@ final class SendableServiceUser: Sendable {
     let name: String
     init(name: String) { self.name = name }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct MainActorHopTests {
+    /// In a process of its own: a hang there is terminated after 30 seconds and fails here.
+    @Test func theMainThreadNeverWaitsForTheLockWhileItsHolderWaitsForTheMainThread() throws {
+        let run = try TrapRun.run("mainActorHopWhileTheLockHolderWaitsForTheMainThread", timeout: 30)
+        #expect(!run.trapped, "the scenario hung or crashed: \(run.stderr)")
+        #expect(run.stdout.contains("did-not-trap"))
+    }
+}

@@ -29,7 +29,8 @@ struct TrapRun {
         return String(message)
     }
 
-    static func run(_ scenario: String) throws -> TrapRun {
+    /// Runs `scenario`; past `timeout` seconds (a hang), the process is terminated and counts as trapped.
+    static func run(_ scenario: String, timeout: Double = 60) throws -> TrapRun {
         let executable = try #require(
             TrapRun.executableURL,
             "TrapScenarios was not built next to the test bundle; run `swift build --build-tests`.")
@@ -45,6 +46,9 @@ struct TrapRun {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [process] in
+            if process.isRunning { process.terminate() }
+        }
         // A scenario prints a few hundred bytes, far below a pipe's buffer, so reading one pipe
         // after the other cannot stall the child.
         let out = stdout.fileHandleForReading.readDataToEndOfFile()

@@ -148,6 +148,46 @@ private enum SmallStackThread {
     }
 }
 
+/// A service whose nonisolated factory waits for the main thread while it holds the library's lock.
+final class WaitsForTheMainThread: Sendable {
+    init() {}
+}
+
+/// Registered here, in nonisolated code: its factory runs on the thread that resolves it.
+func mainThreadWaitingModule(inside: DispatchSemaphore) -> Module {
+    Module {
+        New { () -> WaitsForTheMainThread in
+            inside.signal()
+            DispatchQueue.main.sync {}
+            return WaitsForTheMainThread()
+        }
+    }
+}
+
+/// Rounds of: one thread resolves a service whose factory waits for the main thread (holding the
+/// lock), while another resolves a Sendable main-actor service, which is made on the main actor for
+/// it. The main thread must never wait for the lock, or the first thread's wait never ends.
+func hopWhileTheLockHolderWaitsForTheMainThread(mainActorService: Module) {
+    let box = DIContainer()
+    let inside = DispatchSemaphore(value: 0)
+    box.register(mainActorService)
+    box.register(mainThreadWaitingModule(inside: inside))
+    DispatchQueue.global().async {
+        for _ in 0..<20 {
+            let round = DispatchGroup()
+            DispatchQueue.global().async(group: round) { _ = box.resolve(WaitsForTheMainThread.self) }
+            DispatchQueue.global().async(group: round) {
+                inside.wait()
+                _ = box.resolve(ProfileModel.self)
+            }
+            round.wait()
+        }
+        announce(expected: nil)
+        didNotTrap()
+    }
+    dispatchMain()
+}
+
 var safeCoreScenarios: [String: () -> Void] {
     [
         // The resolver is kept by the instance its factory made, which outlives the container; even

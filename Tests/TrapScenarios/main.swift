@@ -291,6 +291,9 @@ let scenarios: [String: () -> Void] = [
         announce(expected: thrown { try box.tryResolve(Router.self) })
         _ = screen.router
     },
+    "mainActorHopWhileTheLockHolderWaitsForTheMainThread": {
+        hopWhileTheLockHolderWaitsForTheMainThread(mainActorService: Module { New { @MainActor in ProfileModel() } })
+    },
     "mainActorFactoryOffTheMainActor": {
         let box = DIContainer()
         box.register { Shared { @MainActor in ScreenState() } }
