@@ -93,6 +93,13 @@ nonisolated public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Runs `body` here and says how it ended, with what it returned.
+    public static func value<Value>(of body: () throws -> Value) -> (Outcome, Value?) {
+        var value: Value?
+        let outcome = Outcome.of { value = try body() }
+        return (outcome, value)
+    }
+
     /// Runs `body` (async) here and says how it ended.
     public static func of(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Void
@@ -122,6 +129,50 @@ nonisolated public func onDispatchThread(_ body: @escaping @Sendable () throws -
             continuation.resume(returning: isOnMainQueue() ? .ranOnMainActor : Outcome.of(body))
         }
     }
+}
+
+/// Runs `body` synchronously in a detached task (never on the main actor); returns how it ended
+/// and what it returned.
+nonisolated public func valueInDetachedTask<Value: Sendable>(
+    _ body: @escaping @Sendable () throws -> Value
+) async -> (Outcome, Value?) {
+    await Task.detached { () -> (Outcome, Value?) in
+        isOnMainQueue() ? (.ranOnMainActor, nil) : Outcome.value(of: body)
+    }.value
+}
+
+/// Runs `body` on a Dispatch worker thread (never the main actor), outside any task; returns how
+/// it ended and what it returned.
+nonisolated public func valueOnDispatchThread<Value: Sendable>(
+    _ body: @escaping @Sendable () throws -> Value
+) async -> (Outcome, Value?) {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(returning: isOnMainQueue() ? (.ranOnMainActor, nil) : Outcome.value(of: body))
+        }
+    }
+}
+
+/// The message of the error `body` throws in a detached task (never on the main actor), or
+/// "resolved" if it throws none.
+nonisolated public func messageInDetachedTask(_ body: @escaping @Sendable () throws -> Void) async -> String {
+    await Task.detached { () -> String in
+        if isOnMainQueue() { return "ran on the main actor" }
+        do {
+            try body()
+            return "resolved"
+        } catch {
+            return "\(error)".split(separator: "\n").joined(separator: " | ")
+        }
+    }.value
+}
+
+/// An instance a check got off the main actor, kept only so that the main actor can compare it
+/// with `===` (and keep it alive meanwhile): nothing reads or writes its state.
+nonisolated public struct Identity: @unchecked Sendable {
+    // Unchecked: `object` is only compared by identity.
+    public let object: AnyObject
+    public init(_ object: AnyObject) { self.object = object }
 }
 
 /// Runs `body` (an async resolve) in a detached task; returns how it ended and what it made.

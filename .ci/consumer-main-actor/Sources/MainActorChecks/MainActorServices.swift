@@ -3,8 +3,9 @@ import DependencyInjection
 import MainActorApp
 
 /// Checks every registration form of `everyForm()` in a container of its own: made on the main
-/// actor only; synchronous resolves off the main actor are `.mainActorRequired` and make nothing;
-/// `resolveAsync` from off the main actor makes the instance on the main actor.
+/// actor only, and exactly once for a `Shared` one; a synchronous resolve off the main actor (in a
+/// detached task, on a Dispatch thread) makes a main-actor class (`Sendable`) on the main actor
+/// for the caller, and returns the instance the main actor sees; so does `resolveAsync`.
 func checkMainActorServices() async {
     Checks.section("every form records the main actor (registrations listing)")
     let box = DIContainer()
@@ -31,92 +32,152 @@ func checkMainActorServices() async {
     }
     for name in globalCounterForms {
         // Off the main actor these run `Counter.init` there (a trap in `Made.record`): the step
-        // script runs that in a process of its own (`MainActorChecks repro:global-module`).
+        // script runs that in a process of its own (`MainActorChecks global-module-off-main`).
         let counter = box.resolve(Counter.self, name: name)
         Checks.expect(counter === box.resolve(Counter.self, name: name), "\(name): resolves on main")
     }
+    await checkMadeOnceOffMain()
     await checkArguments(in: box)
     await checkOtherServices(in: box)
 }
 
 private func checkCounter(named name: String, in box: DIContainer) async {
     let isNew = name == "new"
+    let lifetime = isNew ? "a new" : "the same"
     let before = Made.count("Counter")
-    let detached = await inDetachedTask { _ = try box.tryResolve(Counter.self, name: name) }
-    Checks.expect(detached == .failed(.mainActorRequired), "\(name): tryResolve in Task.detached: \(detached)")
-    let thread = await onDispatchThread { _ = try box.tryResolve(Counter.self, name: name) }
-    Checks.expect(thread == .failed(.mainActorRequired), "\(name): tryResolve on a Dispatch thread: \(thread)")
-    Checks.expect(Made.count("Counter") == before, "\(name): nothing was made off the main actor")
+    // `Made.record` ends the process if `Counter.init` runs anywhere but the main actor.
+    let (detached, first) = await valueInDetachedTask { try box.tryResolve(Counter.self, name: name) }
+    Checks.expect(detached == .resolved, "\(name): tryResolve in Task.detached (made on main for it): \(detached)")
+    Checks.expect(Made.count("Counter") == before + 1, "\(name): … made one instance, on the main actor")
+    let (thread, second) = await valueOnDispatchThread { try box.tryResolve(Counter.self, name: name) }
+    Checks.expect(thread == .resolved, "\(name): tryResolve on a Dispatch thread: \(thread)")
+    Checks.expect(
+        first != nil && second != nil && (first === second) != isNew,
+        "\(name): … returns \(lifetime) instance")
+    Checks.expect(
+        Made.count("Counter") == before + (isNew ? 2 : 1), "\(name): … made \(isNew ? "one" : "none") (on main)")
 
     let (async, made) = await asyncInDetachedTask { try await box.resolveAsync(Counter.self, name: name) }
     Checks.expect(async == .resolved, "\(name): resolveAsync in Task.detached: \(async)")
-    Checks.expect(Made.count("Counter") == before + 1, "\(name): resolveAsync made one instance (on main)")
+    Checks.expect(made != nil && (made === first) != isNew, "\(name): … returns \(lifetime) instance")
+    Checks.expect(
+        Made.count("Counter") == before + (isNew ? 3 : 1), "\(name): … made \(isNew ? "one" : "none") (on main)")
 
     let onMain = box.resolve(Counter.self, name: name)
+    Checks.expect((onMain === first) != isNew, "\(name): resolve on main returns \(lifetime) instance")
     Checks.expect(
-        (onMain === made) != isNew, "\(name): resolve on main returns \(isNew ? "a new" : "the same") instance")
-    Checks.expect(
-        Made.count("Counter") == before + (isNew ? 2 : 1), "\(name): resolve on main made \(isNew ? "one" : "none")")
+        Made.count("Counter") == before + (isNew ? 4 : 1), "\(name): resolve on main made \(isNew ? "one" : "none")")
 
-    let cached = await inDetachedTask { _ = try box.tryResolve(Counter.self, name: name) }
-    Checks.expect(cached == .failed(.mainActorRequired), "\(name): made already, still off-main: \(cached)")
+    let (cached, again) = await valueInDetachedTask { try box.tryResolve(Counter.self, name: name) }
+    Checks.expect(
+        cached == .resolved && again != nil && (again === onMain) != isNew,
+        "\(name): made already, off main returns \(lifetime) instance: \(cached)")
+    Checks.expect(
+        Made.count("Counter") == before + (isNew ? 5 : 1), "\(name): … made \(isNew ? "one" : "none") (on main)")
+}
+
+/// Threads and tasks resolving a main-actor `Shared` service at once, all off the main actor,
+/// before it is made: one instance, made on the main actor, returned to all of them.
+private func checkMadeOnceOffMain() async {
+    let box = DIContainer()
+    box.register { Shared { Counter() }.named("contended") }
+    let before = Made.count("Counter")
+    let results = await withTaskGroup(of: (Outcome, Counter?).self) { group in
+        for index in 0..<12 {
+            group.addTask {
+                let resolve: @Sendable () throws -> Counter = { try box.tryResolve(Counter.self, name: "contended") }
+                return index.isMultiple(of: 2)
+                    ? await valueInDetachedTask(resolve) : await valueOnDispatchThread(resolve)
+            }
+        }
+        var results: [(Outcome, Counter?)] = []
+        for await result in group { results.append(result) }
+        return results
+    }
+    let outcomes = Set(results.map(\.0.description))
+    Checks.expect(outcomes == ["resolved"], "12 tasks and threads at once, off main: \(outcomes)")
+    let instances = Set(results.compactMap { $0.1.map(ObjectIdentifier.init) })
+    Checks.expect(
+        instances.count == 1 && results.first?.1 === box.resolve(Counter.self, name: "contended"),
+        "… all got the one instance the main actor sees (\(instances.count) distinct)")
+    Checks.expect(Made.count("Counter") == before + 1, "… made exactly once, on the main actor")
 }
 
 private func checkArguments(in box: DIContainer) async {
     let before = Made.count("DetailViewModel")
-    let offMain = await inDetachedTask {
-        _ = try box.tryResolve(ViewModelProtocol.self, arguments: { "detached" })
+    let (offMain, model) = await valueInDetachedTask {
+        Identity(try box.tryResolve(ViewModelProtocol.self, arguments: { "detached" }))
     }
-    Checks.expect(offMain == .failed(.mainActorRequired), "New { resolve, id in … } off main: \(offMain)")
-    let named = await onDispatchThread {
-        _ = try box.tryResolve(DetailViewModel.self, name: "direct", arguments: { "thread" })
+    Checks.expect(offMain == .resolved, "New({ resolver, id in … }, as: ViewModelProtocol.self) off main: \(offMain)")
+    let (named, direct) = await valueOnDispatchThread {
+        try box.tryResolve(DetailViewModel.self, name: "direct", arguments: { "thread" })
     }
-    Checks.expect(named == .failed(.mainActorRequired), "New { … }.named(\"direct\") on a thread: \(named)")
-    let fromNonisolated = await onDispatchThread {
-        _ = try box.tryResolve(DetailViewModel.self, name: "nonisolatedArguments", arguments: { "thread" })
+    Checks.expect(named == .resolved, "New { … }.named(\"direct\") on a thread: \(named)")
+    let (fromNonisolated, typed) = await valueOnDispatchThread {
+        try box.tryResolve(DetailViewModel.self, name: "nonisolatedArguments", arguments: { "nonisolated" })
     }
-    Checks.expect(
-        fromNonisolated == .failed(.mainActorRequired), "New { @MainActor … } on a thread: \(fromNonisolated)")
-    Checks.expect(Made.count("DetailViewModel") == before, "no view model was made off the main actor")
+    Checks.expect(fromNonisolated == .resolved, "New { @MainActor … } on a thread: \(fromNonisolated)")
+    let ids = [(model?.object as? DetailViewModel)?.id, direct?.id, typed?.id]
+    Checks.expect(ids == ["detached", "thread", "nonisolated"], "… the arguments reached the factories: \(ids)")
+    Checks.expect(Made.count("DetailViewModel") == before + 3, "… three view models made (on the main actor)")
 
-    let model = box.resolve(ViewModelProtocol.self, arguments: { "a" })
-    let direct = box.resolve(DetailViewModel.self, name: "direct", arguments: { "b" })
-    let typed = box.resolve(DetailViewModel.self, name: "nonisolatedArguments", arguments: { "c" })
-    Checks.expect([model.id, direct.id, typed.id] == ["a", "b", "c"], "arguments reach the factories on main")
+    let onMain = box.resolve(ViewModelProtocol.self, arguments: { "a" })
+    let directOnMain = box.resolve(DetailViewModel.self, name: "direct", arguments: { "b" })
+    let typedOnMain = box.resolve(DetailViewModel.self, name: "nonisolatedArguments", arguments: { "c" })
+    Checks.expect(
+        [onMain.id, directOnMain.id, typedOnMain.id] == ["a", "b", "c"], "arguments reach the factories on main")
     let optional = box.resolve(MediaPlayer?.self)
     Checks.expect(optional == nil, "an unregistered Optional resolves to nil")
 }
 
 private func checkOtherServices(in box: DIContainer) async {
     Checks.section("other registration forms: off the main actor, then on it")
-    let before = Made.total - Made.count("Counter") - Made.count("DetailViewModel")
-    let offMain: [(String, @Sendable () throws -> Void)] = [
-        ("Shared { Clock() }", { _ = try box.tryResolve(Clock.self) }),
-        ("Shared { resolve in Ticker(clock: resolve()) }", { _ = try box.tryResolve(Ticker.self) }),
-        ("Shared(Checkout.init) (autowired)", { _ = try box.tryResolve(Checkout.self) }),
-        ("New(ReceiptPrinter.init, as: Printer.self)", { _ = try box.tryResolve(Printer.self) }),
-        ("alias Router", { _ = try box.tryResolve(Router.self) }),
-        ("alias DeeplinkHandler", { _ = try box.tryResolve(DeeplinkHandler.self) }),
-        ("RouterImpl itself", { _ = try box.tryResolve(RouterImpl.self) }),
-        ("ConfiguredRouter (try resolve.tryResolve())", { _ = try box.tryResolve(ConfiguredRouter.self) }),
-        ("named \"primary\"", { _ = try box.tryResolve(Store.self, name: "primary") }),
-        ("named \"cache\"", { _ = try box.tryResolve(Store.self, name: "cache") }),
-        ("Weak(ImageCache.init)", { _ = try box.tryResolve(ImageCache.self) }),
-        ("Graph(Session.init)", { _ = try box.tryResolve(Session.self) }),
-        ("New(Request.init) of Graph sessions", { _ = try box.tryResolve(Request.self) }),
-        ("Shared(Parent.init).onResolve…", { _ = try box.tryResolve(Parent.self) }),
-        ("Shared { resolve in Child(parent: resolve()) }", { _ = try box.tryResolve(Child.self) }),
-        ("Shared(Warmup.init).eager() (made already)", { _ = try box.tryResolve(Warmup.self) }),
-        ("Shared { @MainActor in ProfileModel() }", { _ = try box.tryResolve(ProfileModel.self) }),
+    // Each form off main (in Task.detached, then on a Dispatch thread), then on main: every
+    // instance made on the main actor (`Made.record` checks), `made` of them in all (per `Made`
+    // name); a shared form returns one instance to all three, `New` and `Graph` a new one each.
+    let forms: [(form: String, made: String, count: Int, isShared: Bool, resolve: @Sendable () throws -> Identity)] = [
+        ("Shared { Clock() }", "Clock", 1, true, { Identity(try box.tryResolve(Clock.self)) }),
+        ("Shared { resolve in Ticker(clock: resolve()) }", "Ticker", 1, true, { Identity(try box.tryResolve(Ticker.self)) }),
+        ("Shared(Checkout.init) (autowired)", "Checkout", 1, true, { Identity(try box.tryResolve(Checkout.self)) }),
+        ("New(ReceiptPrinter.init, as: Printer.self)", "ReceiptPrinter", 3, false, { Identity(try box.tryResolve(Printer.self)) }),
+        ("alias Router", "RouterImpl", 1, true, { Identity(try box.tryResolve(Router.self)) }),
+        ("alias DeeplinkHandler", "RouterImpl", 0, true, { Identity(try box.tryResolve(DeeplinkHandler.self)) }),
+        ("RouterImpl itself", "RouterImpl", 0, true, { Identity(try box.tryResolve(RouterImpl.self)) }),
+        ("ConfiguredRouter (try resolve.tryResolve())", "ConfiguredRouter", 1, true, {
+            Identity(try box.tryResolve(ConfiguredRouter.self))
+        }),
+        ("named \"primary\"", "PostgresStore", 1, true, { Identity(try box.tryResolve(Store.self, name: "primary")) }),
+        ("named \"cache\"", "MemoryStore", 1, true, { Identity(try box.tryResolve(Store.self, name: "cache")) }),
+        // The detached task's instance is held (in `Identity`) while the thread resolves it.
+        ("Weak(ImageCache.init), held", "ImageCache", 1, true, { Identity(try box.tryResolve(ImageCache.self)) }),
+        ("Graph(Session.init)", "Session", 3, false, { Identity(try box.tryResolve(Session.self)) }),
+        ("New(Request.init) of Graph sessions", "Request", 3, false, { Identity(try box.tryResolve(Request.self)) }),
+        ("Shared(Parent.init).onResolve…", "Parent", 1, true, { Identity(try box.tryResolve(Parent.self)) }),
+        // Made already: Parent's onResolve action resolved it.
+        ("Shared { resolve in Child(parent: resolve()) }", "Child", 0, true, { Identity(try box.tryResolve(Child.self)) }),
+        ("Shared(Warmup.init).eager() (made already)", "Warmup", 0, true, { Identity(try box.tryResolve(Warmup.self)) }),
+        ("Shared { @MainActor in ProfileModel() }", "ProfileModel", 1, true, {
+            Identity(try box.tryResolve(ProfileModel.self))
+        }),
     ]
-    for (form, resolve) in offMain {
-        let detached = await inDetachedTask(resolve)
-        Checks.expect(detached == .failed(.mainActorRequired), "\(form) in Task.detached: \(detached)")
-        let thread = await onDispatchThread(resolve)
-        Checks.expect(thread == .failed(.mainActorRequired), "\(form) on a Dispatch thread: \(thread)")
+    for (form, made, count, isShared, resolve) in forms {
+        let before = Made.count(made)
+        let (detached, first) = await valueInDetachedTask(resolve)
+        let (thread, second) = await valueOnDispatchThread(resolve)
+        let onMain = Outcome.value(of: resolve)
+        Checks.expect(
+            detached == .resolved && thread == .resolved && onMain.0 == .resolved,
+            "\(form): in Task.detached \(detached), on a Dispatch thread \(thread), on main \(onMain.0)")
+        let objects = [first, second, onMain.1].compactMap { $0?.object }
+        let same = objects.count == 3 && objects[0] === objects[1] && objects[1] === objects[2]
+        let distinct = objects.count == 3 && objects[0] !== objects[1] && objects[1] !== objects[2]
+            && objects[0] !== objects[2]
+        Checks.expect(
+            isShared ? same : distinct, "\(form): \(isShared ? "one instance for all three" : "a new one each time")")
+        Checks.expect(
+            Made.count(made) == before + count,
+            "\(form): \(count) \(made) made (on the main actor), \(Made.count(made) - before) counted")
     }
-    let after = Made.total - Made.count("Counter") - Made.count("DetailViewModel")
-    Checks.expect(after == before, "nothing was made off the main actor (\(after - before) made)")
 
     let madeAsync: [(String, @Sendable () async throws -> Void)] = [
         ("Ticker (resolver closure)", { _ = try await box.resolveAsync(Ticker.self) }),

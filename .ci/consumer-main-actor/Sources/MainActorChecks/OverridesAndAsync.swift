@@ -12,21 +12,36 @@ func checkOverridesAndHousekeeping() async {
         DIContainer.resolve(Counter.self, name: "production")
     }
     Checks.expect(overridden !== production, "withOverrides (sync) makes the override on main")
-    let asyncOverride = await DIContainer.withOverrides {
-        New(Counter()).named("production")
-    } operation: { () async -> Bool in
-        let offMain = await inDetachedTask { _ = try DIContainer.tryResolve(Counter.self, name: "production") }
-        return DIContainer.resolve(Counter.self, name: "production") !== production && offMain == .resolved
+    let (overrideOnMain, detachedGot, childGot) = await DIContainer.withOverrides {
+        Shared(Counter()).named("production")
+    } operation: { () async -> (Counter, Counter?, Counter?) in
+        // A detached task does not inherit the task-local binding: it sees `shared`. A child of
+        // this task does: the main actor makes the override's Counter for it, in the override.
+        let (_, detached) = await valueInDetachedTask { try DIContainer.tryResolve(Counter.self, name: "production") }
+        let (_, child) = await resolveOffMainInChildTask { try DIContainer.tryResolve(Counter.self, name: "production") }
+        return (DIContainer.resolve(Counter.self, name: "production"), detached, child)
     }
-    // The detached task does not inherit the task-local binding: it sees `shared`, whose Counter
-    // is main-actor, so it must fail, and the async override must be false because of that.
-    Checks.expect(!asyncOverride, "withOverrides (async): a detached task sees shared, not the override")
+    Checks.expect(overrideOnMain !== production, "withOverrides (async) makes the override on main")
+    Checks.expect(detachedGot === production, "withOverrides (async): a detached task sees shared, not the override")
+    Checks.expect(
+        childGot === overrideOnMain,
+        "withOverrides (async): a child task off main gets the override's instance (the hop keeps the binding)")
     Checks.expect(DIContainer.resolve(Counter.self, name: "production") === production, "overrides undo themselves")
 
+    // An eager main-actor Shared registered off the main actor is left to prepare().
     let eagerBox = DIContainer()
+    let warmups = Made.count("Warmup")
     let eager = await inDetachedTask { try eagerBox.tryRegister(Shared(Warmup.init).eager()) }
-    Checks.expect(eager == .failed(.mainActorRequired), "tryRegister of an eager main-actor Shared off main: \(eager)")
-    Checks.expect(eagerBox.registrations.isEmpty, "… and nothing was registered")
+    Checks.expect(eager == .resolved, "tryRegister of an eager main-actor Shared off main: \(eager)")
+    Checks.expect(
+        eagerBox.registrations.count == 1 && Made.count("Warmup") == warmups,
+        "… registered, and not made off the main actor")
+    let prepared = await Outcome.of { try await eagerBox.prepare() }
+    Checks.expect(prepared == .resolved && Made.count("Warmup") == warmups + 1, "… prepare() made it: \(prepared)")
+    let (eagerOffMain, warmup) = await valueInDetachedTask { try eagerBox.tryResolve(Warmup.self) }
+    Checks.expect(
+        eagerOffMain == .resolved && warmup === eagerBox.resolve(Warmup.self) && Made.count("Warmup") == warmups + 1,
+        "… and it is the one instance, off main too: \(eagerOffMain)")
 
     let aliases = DIContainer()
     let first = await inDetachedTask { try aliases.tryRegister(Shared(FirstGreeter.init, as: Greeter.self)) }
@@ -62,6 +77,17 @@ func checkOverridesAndHousekeeping() async {
     box.releaseInstances()
     box.reset()
     Checks.expect(box.registrations.isEmpty, "reset() forgets every registration")
+}
+
+/// Runs `body` in a child task of the caller's (it inherits the task-local bindings) off the
+/// main actor; returns how it ended and what it returned.
+@concurrent nonisolated func resolveOffMainInChildTask<Value: Sendable>(
+    _ body: @escaping @Sendable () throws -> Value
+) async -> (Outcome, Value?) {
+    async let result = { () async -> (Outcome, Value?) in
+        isOnMainQueue() ? (.ranOnMainActor, nil) : Outcome.value(of: body)
+    }()
+    return await result
 }
 
 /// Async and global-actor factories in containers of their own.

@@ -10,14 +10,23 @@ if let scenario = CommandLine.arguments.dropFirst().first {
 }
 
 Checks.section("registerDependencies() (nonisolated extension), first use of shared off the main actor")
-let firstUse = await inDetachedTask { _ = try DIContainer.tryResolve(ProductionService.self) }
-Checks.expect(firstUse == .failed(.mainActorRequired), "first use in Task.detached: \(firstUse)")
-Checks.expect(Made.count("ProductionService") == 0, "ProductionService was not made off the main actor")
-_ = DIContainer.resolve(ProductionService.self)
+// ProductionService is a main-actor class (Sendable): made on the main actor for the detached task.
+let (firstUse, production) = await valueInDetachedTask { try DIContainer.tryResolve(ProductionService.self) }
+Checks.expect(firstUse == .resolved, "first use in Task.detached: \(firstUse)")
+Checks.expect(Made.count("ProductionService") == 1, "ProductionService was made once, on the main actor")
+Checks.expect(production === DIContainer.resolve(ProductionService.self), "… the instance the main actor sees")
 _ = DIContainer.resolve(Counter.self, name: "production")
-Checks.expect(Made.count("ProductionService") == 1, "ProductionService is made on main")
+Checks.expect(Made.count("ProductionService") == 1, "ProductionService is made once")
+
+// The README's quick start at main.swift's top level (main-actor code), verbatim.
+DIContainer.register {
+    Shared(QuickConfigurationImpl() as QuickConfiguration)
+    Shared { resolve in QuickRouterImpl(config: resolve()) as QuickRouter }
+}
+await checkQuickStart(registeredAtTopLevel: DIContainer.shared)
 
 await checkMainActorServices()
+await checkNotSendableServices()
 await checkOverridesAndHousekeeping()
 
 // Contract §4 (issue 13), verbatim.

@@ -67,20 +67,37 @@ let config = await onDispatchThread { _ = try DIContainer.tryResolve(RemoteConfi
 Checks.expect(config == .resolved, "synchronous resolve on a Dispatch thread once made: \(config)")
 Checks.expect(made.count("RemoteConfig") == 1, "RemoteConfig.load ran once")
 
-// By design, a closure written in main-actor code is main-actor-only, whatever the type: and
-// main.swift's top level is main-actor code. Code written for the seed contract that registers
-// here (or in a @MainActor App's init) and resolves on a background thread gets
-// `.mainActorRequired` there now, with no diagnostic at compile time.
+// A closure written in main-actor code (main.swift's top level) is main-actor code, whatever the
+// type. Isolation follows the value (contract §5a): a value that is not Sendable made there never
+// leaves the main actor (sync or async); a Sendable one is made on the main actor for a caller
+// off it, and then handed out anywhere.
 Checks.section("a nonisolated service registered in main-actor code (main.swift's top level)")
 DIContainer.register {
     Shared(TopLevelService())
+    Shared(HTTPClient()).named("topLevel")
 }
-let topLevel = DIContainer.shared.registrations.first { $0.typeName == "TopLevelService" }
-Checks.expect(topLevel?.isMainActor == true, "main.swift's top level is main-actor code: the factory is @MainActor")
+let topLevel = DIContainer.shared.registrations.filter { $0.typeName == "TopLevelService" || $0.name == "topLevel" }
+Checks.expect(
+    topLevel.count == 2 && topLevel.allSatisfy(\.isMainActor),
+    "main.swift's top level is main-actor code: the factories are @MainActor")
 let offMain = await onDispatchThread { _ = try DIContainer.tryResolve(TopLevelService.self) }
-Checks.expect(offMain == .failed(.mainActorRequired), "resolved on a Dispatch thread: \(offMain)")
+Checks.expect(offMain == .failed(.mainActorRequired), "TopLevelService (not Sendable) on a Dispatch thread: \(offMain)")
 let (async, _) = await asyncInDetachedTask { _ = try await DIContainer.resolveAsync(TopLevelService.self) }
-Checks.expect(async == .resolved && made.count("TopLevelService") == 1, "resolveAsync in Task.detached: \(async)")
+Checks.expect(async == .failed(.mainActorRequired), "… resolveAsync in Task.detached: \(async)")
+Checks.expect(made.count("TopLevelService") == 0, "… nothing was made")
+_ = DIContainer.resolve(TopLevelService.self)
+let madeAlready = await onDispatchThread { _ = try DIContainer.tryResolve(TopLevelService.self) }
+Checks.expect(
+    madeAlready == .failed(.mainActorRequired) && made.count("TopLevelService") == 1,
+    "… made on main, it still does not leave the main actor: \(madeAlready)")
+let clients = made.count("HTTPClient")
+let (sendableOffMain, client) = await valueOnDispatchThread {
+    try DIContainer.tryResolve(HTTPClient.self, name: "topLevel")
+}
+Checks.expect(sendableOffMain == .resolved, "Shared(HTTPClient()) (Sendable) on a Dispatch thread: \(sendableOffMain)")
+Checks.expect(
+    client === DIContainer.resolve(HTTPClient.self, name: "topLevel") && made.count("HTTPClient") == clients + 1,
+    "… made once, the instance the main actor sees")
 
 Checks.section("main.swift's top level: spellings, and contract §4's async line")
 let spellings = DIContainer()

@@ -73,19 +73,35 @@ struct CheckoutTests {
     }
 
     @Test(.dependencies(on: box))
-    func offTheMainActorIsAnError() async {
+    func offTheMainActorIsMadeOnTheMainActor() async {
+        // Counter is a main-actor class (Sendable): made on the main actor for a detached task,
+        // in this test's container (a detached task does not inherit it: passed explicitly).
         let current = DIContainer.current
-        let detached = await inDetachedTask { _ = try current.tryResolve(Counter.self, name: "closure") }
-        #expect(detached == .failed(.mainActorRequired))
-        let (async, _) = await asyncInDetachedTask { try await current.resolveAsync(Counter.self, name: "closure") }
+        let (detached, counter) = await valueInDetachedTask { try current.tryResolve(Counter.self, name: "closure") }
+        #expect(detached == .resolved)
+        #expect(counter === DIContainer.resolve(Counter.self, name: "closure"))
+        let (async, same) = await asyncInDetachedTask { try await current.resolveAsync(Counter.self, name: "closure") }
         #expect(async == .resolved)
+        #expect(same === counter)
     }
 
     @Test(.dependencies(on: box))
-    nonisolated func aNonisolatedTestResolvesAsync() async throws {
-        #expect(throws: ResolutionError.self) { try DIContainer.tryResolve(Counter.self, name: "initializer") }
-        let counter = try await DIContainer.resolveAsync(Counter.self, name: "initializer")
+    nonisolated func aNonisolatedTestResolvesSendableMainActorServices() async throws {
+        // This test runs off the main actor; the test trait's container is carried to the main
+        // actor, which makes the Counter there.
+        #expect(!isOnMainQueue())
+        let counter = try DIContainer.tryResolve(Counter.self, name: "initializer")
         #expect(try await DIContainer.resolveAsync(Counter.self, name: "initializer") === counter)
+        #expect(try DIContainer.tryResolve(Counter.self, name: "initializer") === counter)
+    }
+
+    @Test(.dependencies(on: box))
+    nonisolated func aNonisolatedTestCannotHaveANonSendableMainActorValue() async throws {
+        // `Shared(LivePayments() as Payments)`: `any Payments` is not Sendable.
+        #expect(!isOnMainQueue())
+        let error = #expect(throws: ResolutionError.self) { _ = try DIContainer.tryResolve(Payments.self) }
+        #expect(error?.reason == .mainActorRequired)
+        await #expect(throws: ResolutionError.self) { _ = try await DIContainer.resolveAsync(Payments.self) }
     }
 }
 
