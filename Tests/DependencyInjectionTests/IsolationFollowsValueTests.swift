@@ -39,6 +39,16 @@ final class NeedsSendableService: Sendable {
     }
 }
 
+final class NeedsPlainCounter: @unchecked Sendable {
+    // Unchecked: a test fixture that is never made (its dependency stays on the main actor).
+    let counter: PlainCounter
+    init(counter: PlainCounter) { self.counter = counter }
+}
+
+private func registerNeedsPlainCounter(in box: DIContainer) {
+    box.register { New { resolve in try NeedsPlainCounter(counter: resolve.tryResolve()) } }
+}
+
 /// Written in nonisolated code: its factory runs on any thread.
 private func registerNeedsSendableService(in box: DIContainer) {
     box.register { New { resolve in try NeedsSendableService(service: resolve.tryResolve()) } }
@@ -111,6 +121,19 @@ private func reasonOffEveryActor(
         #expect(error?.reason == .mainActorRequired)
         #expect(error?.path == ["NeedsSendableService", "SendableService"])
         #expect(error?.description.contains("prepare()") == true)
+    }
+
+    @MainActor @Test func resolveAsyncOfAFactoryThatNeedsAMainActorServiceMakesItOnTheMainActor() async throws {
+        let box = DIContainer()
+        registerOnTheMainActor(in: box)
+        registerNeedsSendableService(in: box)
+        let service = try await Task.detached { try await box.resolveAsync(NeedsSendableService.self) }.value
+        #expect(service.service === box.resolve(SendableService.self))
+        // Not for a value that is not Sendable: that one stays on the main actor.
+        box.register { Shared(PlainCounter()) }
+        registerNeedsPlainCounter(in: box)
+        let reason = await reasonOffEveryActor { _ = try await box.resolveAsync(NeedsPlainCounter.self) }
+        #expect(reason == .mainActorRequired)
     }
 
     @MainActor @Test func afterPrepareAMainActorSendableSharedServiceResolvesEverywhere() async throws {

@@ -152,7 +152,14 @@ extension DIContainer {
             return .make(owner, slot, making, make)
         }
         let isolation = entry.spec.factory.isolation
-        guard let actor = isolation.actor, actor !== caller else { return .value(try provideHere(key, on: caller)) }
+        guard let actor = isolation.actor, actor !== caller else {
+            do {
+                return .value(try provideHere(key, on: caller))
+            } catch where error.reason == .mainActorRequired && error.details.isSendable && caller !== MainActor.shared {
+                // A Sendable main-actor service its factory needs: made on the main actor, with it.
+                return .resolveOn(MainActor.shared)
+            }
+        }
         // Made on its actor, a value that is not `Sendable` stays there.
         if !entry.spec.isSendable {
             throw error(

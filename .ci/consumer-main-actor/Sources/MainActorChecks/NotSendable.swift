@@ -108,10 +108,9 @@ func checkNotSendableServices() async {
     Checks.expect(Made.count("Counter") == counters, "… and nothing was made")
 
     // The fixes the message names: an async resolve, or prepare() first. The async resolve runs
-    // Dashboard's synchronous nonisolated factory off the main actor, where its nested resolve of
-    // Counter is refused again: the message's second fix cannot be followed (a library issue).
+    // Dashboard's synchronous nonisolated factory on the main actor, where Counter is made.
     let (async, dashboard) = await asyncInDetachedTask { try await nested.resolveAsync(Dashboard.self) }
-    Checks.expectKnownIssue(
+    Checks.expect(
         async == .resolved && dashboard?.counter === nested.resolve(Counter.self)
             && Made.count("Counter") == counters + 1,
         "resolveAsync(Dashboard.self) in Task.detached, as the error advises, makes its Counter on the main "
