@@ -47,6 +47,22 @@ public struct Resolver: Sendable {
     }
 }
 
+extension Resolver {
+    /// Resolves every registration of `T` (see ``DIContainer/resolveAll(_:)-swift.type.method``).
+    @inlinable
+    public func resolveAll<T>(_ type: T.Type = T.self) -> [T] { DIContainer.resolvedAllOrFail(type, from: reference) }
+
+    /// A closure that resolves `T` with its arguments from this resolver's container, usable after
+    /// the factory that received the resolver returned (see ``DIContainer/factory(_:name:arguments:)-swift.type.method``).
+    ///
+    ///     Shared { resolve in ListViewModel(makeDetail: resolve.factory(DetailViewModel.self, arguments: String.self)) }
+    public func factory<T, each Argument>(
+        _ type: T.Type = T.self, name: String? = nil, arguments: repeat (each Argument).Type
+    ) -> @Sendable (repeat each Argument) -> T {
+        DIContainer.factory(of: type, name: name, from: reference)
+    }
+}
+
 /// How a ``Resolver`` reaches its container without keeping it alive.
 ///
 /// Not a `weak` reference: every factory run makes a resolver, and a weak reference would give
