@@ -15,24 +15,13 @@ extension DIContainer {
     }
 
     /// A closure that resolves `T` with its arguments from this container (see
-    /// ``factory(_:name:arguments:)-swift.type.method``).
+    /// ``factory(_:name:arguments:)-swift.type.method``). It keeps a reference that does not keep
+    /// the container alive, as a ``Resolver`` does.
     public func factory<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: repeat (each Argument).Type
     ) -> @Sendable (repeat each Argument) -> T {
-        Self.factory(of: type, name: name, from: reference)
-    }
-
-    /// The closure behind every `factory(_:name:arguments:)`: it keeps the reference, not the container.
-    static func factory<T, each Argument>(
-        of _: T.Type, name: String?, from reference: ContainerReference
-    ) -> @Sendable (repeat each Argument) -> T {
-        { (argument: repeat each Argument) in
-            if Resolution.lock.withLock({ reference.value.container == nil }) {
-                fatalError(
-                    "DependencyInjection: a factory(\(T.self).self) closure was called after its container was "
-                        + "deallocated. Keep the container alive as long as the closures it handed out.")
-            }
-            return resolvedOrFail(
+        { [reference] (argument: repeat each Argument) in
+            Self.resolvedOrFail(
                 T.self, name: name, Arguments(type: (repeat each Argument).self, values: (repeat each argument)),
                 from: reference)
         }

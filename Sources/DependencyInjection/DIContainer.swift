@@ -329,7 +329,7 @@ extension DIContainer {
     /// registration or resolution.
     public static func reset() { current.reset() }
 
-    /// Drops the cached `Shared` and `Weak` instances of ``current``; keeps the registrations.
+    /// Drops the cached `Shared`, `Weak` and `Scoped` instances of ``current``; keeps the registrations.
     public static func releaseInstances() { current.releaseInstances() }
 
     /// Removes the registration of `type` (with `name`) from ``current``; `true` when there was one.
@@ -341,6 +341,19 @@ extension DIContainer {
         current.unregister(type, name: name)
     }
 
+    /// Drops the instances ``current`` keeps for `scope`; keeps the registrations.
+    ///
+    ///     DIContainer.releaseInstances(in: .session)   // sign-out
+    public static func releaseInstances(in scope: DIScope) { current.releaseInstances(in: scope) }
+
+    /// Drops the instances this container keeps for `scope` (not those of a
+    /// ``withScope(_:_:)-swift.method`` run, which it releases itself); keeps the registrations.
+    public func releaseInstances(in scope: DIScope) {
+        mutate("releaseInstances") {
+            slots.values.filter { $0.entry.spec.scope == scope }.map { $0.entry.releaseInstances() }
+        }
+    }
+
     /// Forgets every registration and instance.
     public func reset() {
         mutate("reset") { () -> [Key: Slot] in
@@ -349,7 +362,7 @@ extension DIContainer {
         }
     }
 
-    /// Drops cached `Shared` and `Weak` instances; keeps the registrations.
+    /// Drops cached `Shared`, `Weak` and `Scoped` instances; keeps the registrations.
     public func releaseInstances() {
         mutate("releaseInstances") { slots.values.compactMap { $0.entry.releaseInstances() } }
     }

@@ -74,7 +74,8 @@ private final class ListViewModel {
         let run = try TrapRun.run("factoryUsedAfterItsContainer")
         #expect(run.trapped)
         let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
-        #expect(message.hasPrefix("DependencyInjection: a factory(Detail.self) closure was called after its container"))
+        #expect(message.hasPrefix("DependencyInjection: a Resolver was used after its container was deallocated."))
+        #expect(message.contains("A closure made by factory(_:name:arguments:) resolves from its container too"))
     }
 
     @Test func aFactoryCalledWithWrongArgumentsTrapsWithTheUsualMessage() throws {

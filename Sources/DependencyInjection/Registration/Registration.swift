@@ -329,6 +329,8 @@ struct RegistrationSpec {
     let weak: WeakHandling?
     var onResolve: [(Any, Resolver) throws -> Void] = []
     var isEager = false
+    /// For `Scoped` registrations: the scope its instances belong to.
+    var scope: DIScope?
     /// Where the registration was written, for listings and reports.
     let fileID: String
     let line: Int

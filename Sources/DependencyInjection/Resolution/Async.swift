@@ -121,8 +121,9 @@ extension DIContainer {
                 return .wait(making)
             }
             let making = AsyncMaking(entry: entry, requested: key, asking: asking)
-            // `Shared` instances are made once: later resolves wait for this run.
-            if entry.lifetime == .shared { entry.value.making = making }
+            // `Shared` and `Scoped` instances are made once: later resolves wait for this run (and
+            // a `Scoped` one in another run of its scope looks again, and makes its own).
+            if entry.lifetime == .shared || entry.lifetime == .scoped { entry.value.making = making }
             return .make(owner, slot, making, make)
         }
         switch entry.spec.factory.isolation {

@@ -346,7 +346,7 @@ extension DIContainer {
         Resolution.state.made.removeLast(made.count)
         Resolution.state.pendingActions.removeLast(actions.count)
         for key in graph.keys { Resolution.state.graphValues[key] = nil }
-        return (made.compactMap { $0.releaseInstances() }, state, made, actions, graph)
+        return (made.compactMap { $0.takeBack() }, state, made, actions, graph)
     }
 }
 

@@ -59,7 +59,7 @@ extension Resolver {
     public func factory<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: repeat (each Argument).Type
     ) -> @Sendable (repeat each Argument) -> T {
-        DIContainer.factory(of: type, name: name, from: reference)
+        Resolution.lock.withLock { reference.container }.factory(type, name: name, arguments: repeat each arguments)
     }
 }
 
@@ -87,7 +87,9 @@ final class ContainerReference: Locked<ContainerReference.Target>, @unchecked Se
             fatalError(
                 "DependencyInjection: a Resolver was used after its container was deallocated. Use the "
                     + "resolver a factory receives only while that factory (or onResolve) runs; to resolve "
-                    + "later, keep the container itself, or resolve what you need up front.")
+                    + "later, keep the container itself, or resolve what you need up front. (A closure made by "
+                    + "factory(_:name:arguments:) resolves from its container too: keep the container alive "
+                    + "as long as the closure.)")
         }
         return container
     }
