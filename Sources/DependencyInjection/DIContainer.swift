@@ -38,6 +38,8 @@ public final class DIContainer: @unchecked Sendable {
         var bootstrapsAfterReset: Bool
         /// How many registrations were installed, for ordering listings.
         var installedCount = 0
+        /// Its ``Decorate`` registrations, in registration order.
+        var decorators: [Decorator] = []
     }
 
     var slots: [Key: Slot] {
@@ -183,6 +185,7 @@ extension DIContainer {
                     slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
                 }
             }
+            registry.value.decorators += module.decorators
             guard var before else { return replaced }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
             Resolution.state.installing.append((self, before))
@@ -354,11 +357,12 @@ extension DIContainer {
         }
     }
 
-    /// Forgets every registration and instance.
+    /// Forgets every registration (decorators too) and instance.
     public func reset() {
-        mutate("reset") { () -> [Key: Slot] in
-            defer { (slots, registry.value.needsBootstrap) = ([:], registry.value.bootstrapsAfterReset) }
-            return slots
+        mutate("reset") { () -> ([Key: Slot], [Decorator]) in
+            defer { (slots, registry.value.decorators) = ([:], []) }
+            defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
+            return (slots, registry.value.decorators)
         }
     }
 
@@ -401,6 +405,7 @@ extension DIContainer {
             let copy = DIContainer(parent: parent?.isolatedCopy(copies: &copies), bootstraps: false)
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
+            copy.registry.value.decorators = registry.value.decorators
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy()

@@ -206,8 +206,8 @@ extension DIContainer {
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
             return try withResolutionScope { () throws(ResolutionError) in
-                try keepMade(value, of: slot.entry, requested: making.requested)
-                return try converted(value, to: slot.alias, of: slot.entry, requested: making.requested)
+                let kept = try keepMade(value, of: slot.entry, requested: making.requested)
+                return try converted(kept, to: slot.alias, of: slot.entry, requested: making.requested)
             }
         }
     }
