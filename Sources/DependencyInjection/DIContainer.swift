@@ -40,6 +40,8 @@ public final class DIContainer: @unchecked Sendable {
         var installedCount = 0
         /// Its ``Decorate`` registrations, in registration order.
         var decorators: [Decorator] = []
+        /// Strict tests: resolves of registrations up to `baseline` (production) are reported (see `reportResolves`).
+        var strict: (baseline: Int, report: @Sendable (_ registration: String, _ path: [String]) -> Void)?
     }
 
     var slots: [Key: Slot] {
@@ -406,6 +408,7 @@ extension DIContainer {
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
             copy.registry.value.decorators = registry.value.decorators
+            copy.registry.value.strict = registry.value.strict
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy()
@@ -413,6 +416,23 @@ extension DIContainer {
                 copy.slots[key] = Slot(entry: entry, alias: slot.alias)
             }
             return copy
+        }
+    }
+}
+
+extension DIContainer {
+    /// For `DependencyInjectionTesting`'s strict mode: from now on, every resolve of a registration
+    /// this container or an ancestor has now (production) calls `report` with the requested type
+    /// and the resolution path; what is registered later (the test's overrides) is not reported.
+    /// Copies made from it keep reporting. `report` runs with the library's lock held, so it must
+    /// not resolve; it is how the testing product records issues without the library importing a
+    /// test framework.
+    @_spi(Testing)
+    public func reportResolvesOfCurrentRegistrations(_ report: @escaping @Sendable (String, [String]) -> Void) {
+        Resolution.lock.withLock {
+            for container in lineage {
+                container.registry.value.strict = (container === self ? registry.value.installedCount : .max, report)
+            }
         }
     }
 }

@@ -213,6 +213,9 @@ extension DIContainer {
     private func provide(
         _ slot: Slot, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
+        if let strict = registry.value.strict, slot.entry.sequence <= strict.baseline {
+            strict.report(requested.displayName, pathReaching(requested))
+        }
         // One instance serves every type of its registration: it cannot be decorated for an alias alone.
         if let alias = slot.alias,
             registry.value.decorators.contains(where: { $0.type == ObjectIdentifier(alias.type) })

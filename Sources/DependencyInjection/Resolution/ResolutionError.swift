@@ -234,7 +234,7 @@ extension DIContainer {
     }
 
     /// The path so far, ending with `key` (unless the step in progress is `key` itself).
-    private func pathReaching(_ key: Key) -> [String] {
+    func pathReaching(_ key: Key) -> [String] {
         let state = Resolution.state
         var path = state.path
         if state.frames.last(where: { $0.entry != nil })?.requested != key { path.append(key.displayName) }
