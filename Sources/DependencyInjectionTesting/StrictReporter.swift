@@ -58,12 +58,14 @@ final class StrictReporter: @unchecked Sendable {
             @RegistrationBuilder _ overrides: () -> Module, file: StaticString = #filePath, line: UInt = #line,
             isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
         ) async rethrows -> R {
-            try await current.withOverrides({}, isolation: isolation) {
-                let reporter = StrictReporter { XCTFail($0, file: file, line: line) }
-                DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report)
-                DIContainer.register(overrides())
-                return try await operation()
-            }
+            try await current.withOverrides(
+                {}, isolation: isolation,
+                operation: {
+                    let reporter = StrictReporter { XCTFail($0, file: file, line: line) }
+                    DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report)
+                    DIContainer.register(overrides())
+                    return try await operation()
+                })
         }
     }
 #endif
