@@ -8,7 +8,7 @@ public enum Lifetime: String, Sendable, CustomStringConvertible {
     case weak
     /// One instance per top-level resolution, shared by everything that resolution makes.
     case graph
-    /// One instance per ``DIScope`` in a container until ``DIContainer/releaseInstances(in:)``, and
+    /// One instance per ``DIScope`` in a container until ``DIContainer/releaseInstances(in:)-swift.type.method``, and
     /// one per run of ``DIContainer/withScope(_:_:)-swift.type.method`` inside such a run.
     case scoped
 
@@ -88,7 +88,7 @@ public typealias Weak<Value> = Registration<Value, WeakLifetime>
 public typealias Graph<Value> = Registration<Value, GraphLifetime>
 
 /// Registers an instance kept per ``DIScope``: by its container until
-/// ``DIContainer/releaseInstances(in:)`` (a signed-in user's session), and inside
+/// ``DIContainer/releaseInstances(in:)-swift.type.method`` (a signed-in user's session), and inside
 /// ``DIContainer/withScope(_:_:)-swift.type.method`` once per run (a server's request).
 ///
 ///     extension DIScope { static let session = DIScope("session") }
