@@ -166,7 +166,8 @@ extension RegistrationSpec {
     /// What this registration says, for listings; `servedAliases` are the alias slots it still serves.
     func info(servedAliases: [Key]) -> RegistrationInfo {
         RegistrationInfo(
-            typeName: TypeName.of(type), name: name, lifetime: lifetime, aliases: servedAliases.map(\.typeName),
+            typeName: TypeName.of(type), name: name, lifetime: lifetime, scope: scope,
+            aliases: servedAliases.map(\.typeName),
             // A factory taking `()` takes no arguments: its tuple type is `Void`.
             argumentTypes: factory.takesArguments ? factory.parameterTypes.map(TypeName.of) : [],
             isMainActor: { if case .mainActor = factory.isolation { true } else { false } }(),

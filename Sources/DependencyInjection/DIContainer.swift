@@ -38,6 +38,10 @@ public final class DIContainer: @unchecked Sendable {
         var bootstrapsAfterReset: Bool
         /// How many registrations were installed, for ordering listings.
         var installedCount = 0
+        /// Its ``Decorate`` registrations, in registration order.
+        var decorators: [Decorator] = []
+        /// Strict tests: resolves of registrations up to `baseline` (production) are reported (see `reportResolves`).
+        var strict: (baseline: Int, report: @Sendable (_ registration: String, _ path: [String]) -> Void)?
     }
 
     var slots: [Key: Slot] {
@@ -215,6 +219,7 @@ extension DIContainer {
                     slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
                 }
             }
+            registry.value.decorators += module.decorators
             Resolution.lock.releaseAfterUnlock(replaced)
             guard var before else { return }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
@@ -365,7 +370,7 @@ extension DIContainer {
     /// registration or resolution.
     public static func reset() { current.reset() }
 
-    /// Drops the cached `Shared` and `Weak` instances of ``current``; keeps the registrations.
+    /// Drops the cached `Shared`, `Weak` and `Scoped` instances of ``current``; keeps the registrations.
     public static func releaseInstances() { current.releaseInstances() }
 
     /// Removes the registration of `type` (with `name`) from ``current``; `true` when there was one.
@@ -377,15 +382,29 @@ extension DIContainer {
         current.unregister(type, name: name)
     }
 
-    /// Forgets every registration and instance.
-    public func reset() {
-        mutate("reset") { () -> [Key: Slot] in
-            defer { (slots, registry.value.needsBootstrap) = ([:], registry.value.bootstrapsAfterReset) }
-            return slots
+    /// Drops the instances ``current`` keeps for `scope`; keeps the registrations.
+    ///
+    ///     DIContainer.releaseInstances(in: .session)   // sign-out
+    public static func releaseInstances(in scope: DIScope) { current.releaseInstances(in: scope) }
+
+    /// Drops the instances this container keeps for `scope` (not those of a
+    /// ``withScope(_:_:)-swift.method`` run, which it releases itself); keeps the registrations.
+    public func releaseInstances(in scope: DIScope) {
+        mutate("releaseInstances") {
+            slots.values.filter { $0.entry.spec.scope == scope }.map { $0.entry.releaseInstances() }
         }
     }
 
-    /// Drops cached `Shared` and `Weak` instances; keeps the registrations.
+    /// Forgets every registration (decorators too) and instance.
+    public func reset() {
+        mutate("reset") { () -> ([Key: Slot], [Decorator]) in
+            defer { (slots, registry.value.decorators) = ([:], []) }
+            defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
+            return (slots, registry.value.decorators)
+        }
+    }
+
+    /// Drops cached `Shared`, `Weak` and `Scoped` instances; keeps the registrations.
     public func releaseInstances() {
         mutate("releaseInstances") { slots.values.compactMap { $0.entry.releaseInstances() } }
     }
@@ -425,6 +444,8 @@ extension DIContainer {
             let copy = DIContainer(parent: parent?.isolatedCopy(copies: &copies), bootstraps: false)
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
+            copy.registry.value.decorators = registry.value.decorators
+            copy.registry.value.strict = registry.value.strict
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy()
@@ -432,6 +453,23 @@ extension DIContainer {
                 copy.slots[key] = Slot(entry: entry, alias: slot.alias)
             }
             return copy
+        }
+    }
+}
+
+extension DIContainer {
+    /// For `DependencyInjectionTesting`'s strict mode: from now on, every resolve of a registration
+    /// this container or an ancestor has now (production) calls `report` with the requested type
+    /// and the resolution path; what is registered later (the test's overrides) is not reported.
+    /// Copies made from it keep reporting. `report` runs with the library's lock held, so it must
+    /// not resolve; it is how the testing product records issues without the library importing a
+    /// test framework.
+    @_spi(Testing)
+    public func reportResolvesOfCurrentRegistrations(_ report: @escaping @Sendable (String, [String]) -> Void) {
+        Resolution.lock.withLock {
+            for container in lineage {
+                container.registry.value.strict = (container === self ? registry.value.installedCount : .max, report)
+            }
         }
     }
 }

@@ -36,6 +36,16 @@ enum Features {
             New(CheckoutScreen.init)
         }
     }
+
+    static var account: Module {
+        Module {
+            // One UserSession per sign-in: kept until `releaseInstances(in: .session)`.
+            Scoped(.session, UserSession.init)
+            // Every tracker, named; `resolveAll(EventTracker.self)` returns them in this order.
+            Shared(ConsoleTracker.init, as: EventTracker.self).named("console")
+            Shared(RemoteTracker.init, as: EventTracker.self).named("remote")
+        }
+    }
 }
 
 // `registerDependencies()` runs once, before the first registration or resolution on
@@ -51,6 +61,7 @@ extension DIContainer: DependencyRegistering {
             Features.logging
             Features.purchases
             Features.catalog
+            Features.account
         }
     }
 }

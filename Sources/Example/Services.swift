@@ -125,3 +125,46 @@ final class CheckoutScreen {
         return purchases.buy(productID)
     }
 }
+
+// Issue 23's tour: a signed-in user's session, trackers, an @Observable view model.
+
+extension DIScope {
+    /// Everything that belongs to the signed-in user; released on sign-out.
+    static let session = DIScope("session")
+}
+
+/// The signed-in user's session: one per sign-in (`Scoped(.session, …)`).
+final class UserSession {
+    let api: APIClient
+    init(api: APIClient) { self.api = api }
+}
+
+/// Where analytics events go; several are registered, and `resolveAll` finds them all.
+protocol EventTracker: AnyObject {
+    func send(_ event: String) -> String
+}
+final class ConsoleTracker: EventTracker {
+    func send(_ event: String) -> String { "console: \(event)" }
+}
+final class RemoteTracker: EventTracker {
+    func send(_ event: String) -> String { "remote: \(event)" }
+}
+
+#if canImport(Observation)
+    import Observation
+
+    /// A SwiftUI-era view model: `@Observable`, with injected services. Inside an `@Observable`
+    /// class, `@Inject` and `@LazyInject` need `@ObservationIgnored` (the macro would otherwise turn
+    /// them into computed properties, which a property wrapper cannot be applied to).
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Observable final class AccountViewModel {
+        @ObservationIgnored @Inject var session: UserSession
+        @ObservationIgnored @InjectAll var trackers: [EventTracker]
+        var status = "signed in"
+
+        func signOut() -> [String] {
+            status = "signed out"
+            return trackers.map { $0.send("sign-out (session held: \(session.api is HTTPAPIClient))") }
+        }
+    }
+#endif

@@ -108,4 +108,25 @@ do {
     exit(1)
 }
 
+step(11, "A signed-in user's session: a scope")
+say("Scoped(.session, UserSession.init) keeps one UserSession until the app releases the scope.")
+let session = DIContainer.resolve(UserSession.self)
+say("Signed in; resolving again gives the same session: \(session === DIContainer.resolve(UserSession.self))")
+DIContainer.releaseInstances(in: .session)
+say("Signed out with DIContainer.releaseInstances(in: .session); the next sign-in gets a new")
+say("session: \(session !== DIContainer.resolve(UserSession.self))")
+
+step(12, "Every tracker: resolveAll")
+say("Two EventTrackers are registered, named \"console\" and \"remote\".")
+for line in DIContainer.resolveAll(EventTracker.self).map({ $0.send("purchase sku-42") }) { say("-> \(line)") }
+
+step(13, "An @Observable view model")
+if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) {
+    say("AccountViewModel is @Observable; its @Inject and @InjectAll properties are @ObservationIgnored.")
+    let account = AccountViewModel()
+    for line in account.signOut() { say("-> \(line)") }
+    say("status = \(account.status)")
+    DIContainer.releaseInstances(in: .session)
+}
+
 print("\nDone. Next: read README.md, then run `swift test`.")

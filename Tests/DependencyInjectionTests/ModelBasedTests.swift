@@ -206,7 +206,7 @@ final class ModelRun {
     }
 
     func randomRegistration() -> RegistrationChoice {
-        let lifetimes: [Lifetime] = [.shared, .new, .weak, .graph]
+        let lifetimes: [Lifetime] = [.shared, .new, .weak, .graph, .scoped]
         return RegistrationChoice(
             slot: Slot(type: random.below(3), name: Slot.names[random.below(Slot.names.count)]),
             lifetime: lifetimes[random.below(lifetimes.count)], withAlias: random.below(3) == 0)
@@ -245,6 +245,9 @@ final class ModelRun {
         case (.weak, true): return Module(Weak(make, as: ModelService.self).named(optional: name))
         case (.graph, false): return Module(Graph(make).named(optional: name))
         case (.graph, true): return Module(Graph(make, as: ModelService.self).named(optional: name))
+        // Outside any withScope run, a Scoped service is kept like a Shared one.
+        case (.scoped, false): return Module(Scoped(.model, make).named(optional: name))
+        case (.scoped, true): return Module(Scoped(.model, make, as: ModelService.self).named(optional: name))
         }
     }
 
@@ -261,7 +264,7 @@ final class ModelRun {
     func expectation(for slot: Slot, in model: ModelState) -> Expected {
         guard let entry = model.slots[slot] else { return .missing }
         switch entry.lifetime {
-        case .shared: return entry.shared.map(Expected.kept) ?? .fresh
+        case .shared, .scoped: return entry.shared.map(Expected.kept) ?? .fresh
         case .weak:
             guard let serial = entry.weak, held[serial] != nil else { return .fresh }
             return .kept(serial)
@@ -273,7 +276,7 @@ final class ModelRun {
     func remember(_ instance: ModelService, for slot: Slot, in model: ModelState) {
         guard let entry = model.slots[slot] else { return }
         switch entry.lifetime {
-        case .shared: entry.shared = instance.serial
+        case .shared, .scoped: entry.shared = instance.serial
         case .weak: entry.weak = instance.serial
         case .new, .graph: break
         }
@@ -408,4 +411,8 @@ final class ModelRun {
         journal.append(line)
         if journal.count > 25 { journal.removeFirst() }
     }
+}
+
+extension DIScope {
+    fileprivate static let model = DIScope("model")
 }

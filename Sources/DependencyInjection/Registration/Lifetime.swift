@@ -8,8 +8,15 @@ public enum Lifetime: String, Sendable, CustomStringConvertible {
     case weak
     /// One instance per top-level resolution, shared by everything that resolution makes.
     case graph
+    /// One instance per ``DIScope`` in a container until ``DIContainer/releaseInstances(in:)-swift.type.method``, and
+    /// one per run of ``DIContainer/withScope(_:_:)-swift.type.method`` inside such a run.
+    case scoped
 
-    /// The lifetime as written in a registration: `Shared`, `New`, `Weak` or `Graph`.
+    /// Whether an instance is kept and handed out again (`Shared`, `Weak`, `Scoped`), so it is made
+    /// once at a time.
+    var keepsOne: Bool { self == .shared || self == .weak || self == .scoped }
+
+    /// The lifetime as written in a registration: `Shared`, `New`, `Weak`, `Graph` or `Scoped`.
     public var description: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
 
@@ -45,6 +52,12 @@ public enum GraphLifetime: DependencyLifetime {
     public static var lifetime: Lifetime { .graph }
 }
 
+/// Selects ``Lifetime/scoped``; see ``Scoped``.
+public enum ScopedLifetime: DependencyLifetime {
+    /// ``Lifetime/scoped``.
+    public static var lifetime: Lifetime { .scoped }
+}
+
 /// Registers one instance per container, made on first resolve.
 ///
 ///     DIContainer.register {
@@ -77,3 +90,17 @@ public typealias Weak<Value> = Registration<Value, WeakLifetime>
 /// A resolution that passes through a parent container (a child's factory resolving a `Graph`
 /// service the parent registers) shares the parent's instance too; other threads never see it.
 public typealias Graph<Value> = Registration<Value, GraphLifetime>
+
+/// Registers an instance kept per ``DIScope``: by its container until
+/// ``DIContainer/releaseInstances(in:)-swift.type.method`` (a signed-in user's session), and inside
+/// ``DIContainer/withScope(_:_:)-swift.type.method`` once per run (a server's request).
+///
+///     extension DIScope { static let session = DIScope("session") }
+///     DIContainer.register {
+///         Scoped(.session, UserSession.init)
+///         Scoped(.session) { resolve in CartImpl(session: resolve()) as Cart }
+///     }
+///     DIContainer.releaseInstances(in: .session)   // sign-out: the next resolve makes new ones
+///
+/// Every form of ``Shared`` works, with the scope first; see <doc:Scopes>.
+public typealias Scoped<Value> = Registration<Value, ScopedLifetime>

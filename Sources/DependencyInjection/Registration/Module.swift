@@ -16,8 +16,12 @@
 public struct Module: @unchecked Sendable {
     // Unchecked for the same reason as `Registration`.
     var plans: [RegistrationSpec]
+    /// Its ``Decorate`` elements, in order (never duplicates of each other: each one applies).
+    var decorators: [Decorator] = []
 
-    init(plans: [RegistrationSpec]) { self.plans = plans }
+    init(plans: [RegistrationSpec], decorators: [Decorator] = []) {
+        (self.plans, self.decorators) = (plans, decorators)
+    }
 
     /// The module with its non-`Sendable` nonisolated synchronous registrations bound to `actor`, an
     /// actor instance whose method wrote them (Swift isolates a closure there only if it uses the
@@ -64,6 +68,11 @@ public enum RegistrationBuilder {
         Module(registration)
     }
 
+    /// Makes a decorator a module of one.
+    public static func buildExpression<Value>(_ decorate: Decorate<Value>) -> Module {
+        Module(plans: [], decorators: [decorate.decorator])
+    }
+
     /// Takes a module as it is, so modules nest.
     public static func buildExpression(_ module: Module) -> Module { module }
 
@@ -71,7 +80,9 @@ public enum RegistrationBuilder {
     public static func buildBlock(_ components: Module...) -> Module { buildArray(components) }
 
     /// Joins the modules a `for` loop made, in order.
-    public static func buildArray(_ components: [Module]) -> Module { Module(plans: components.flatMap(\.plans)) }
+    public static func buildArray(_ components: [Module]) -> Module {
+        Module(plans: components.flatMap(\.plans), decorators: components.flatMap(\.decorators))
+    }
 
     /// An `if` without `else`: its module, or nothing.
     public static func buildOptional(_ component: Module?) -> Module { component ?? Module(plans: []) }

@@ -339,6 +339,8 @@ struct RegistrationSpec {
     /// Whether its values are `Sendable`, as the types at the registration's call site said (see
     /// ``RegistrationBuilder``): a value made on an actor leaves that actor only if it is.
     var isSendable = false
+    /// For `Scoped` registrations: the scope its instances belong to.
+    var scope: DIScope?
     /// Where the registration was written, for listings and reports.
     let fileID: String
     let line: Int

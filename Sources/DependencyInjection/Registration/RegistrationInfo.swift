@@ -6,6 +6,8 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     public let name: String?
     /// How long its instances live.
     public let lifetime: Lifetime
+    /// The scope of a `Scoped` registration.
+    public let scope: DIScope?
     /// The other types it is registered as (`as: Router.self, …`), in order.
     public let aliases: [String]
     /// The argument types its factory takes, empty for a factory without arguments.
@@ -25,7 +27,7 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     public var description: String {
         var text = typeName
         if let name { text += " (name: \"\(name)\")" }
-        text += " — \(lifetime)"
+        text += " — \(lifetime)" + (scope.map { "(\($0.name))" } ?? "")
         if !aliases.isEmpty { text += ", as \(aliases.joined(separator: ", "))" }
         if !argumentTypes.isEmpty { text += ", arguments (\(argumentTypes.joined(separator: ", ")))" }
         if isMainActor { text += ", @MainActor" }

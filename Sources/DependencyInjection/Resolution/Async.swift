@@ -147,8 +147,9 @@ extension DIContainer {
                 return .wait(making)
             }
             let making = AsyncMaking(entry: entry, requested: key, asking: asking)
-            // `Shared` and `Weak` instances are made once at a time: later resolves wait for this run.
-            if entry.lifetime == .shared || entry.lifetime == .weak { entry.value.making = making }
+            // `Shared`, `Weak` and `Scoped` instances are made once at a time: later resolves wait for
+            // this run (and a `Scoped` one in another run of its scope looks again, and makes its own).
+            if entry.lifetime.keepsOne { entry.value.making = making }
             return .make(owner, slot, making, make)
         }
         let isolation = entry.spec.factory.isolation
@@ -240,13 +241,13 @@ extension DIContainer {
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
             let isCurrent = slot.entry.value.making === making
             if isCurrent { slot.entry.value.making = nil }
-            // A `Shared` or `Weak` run that `releaseInstances()` or `reset()` overtook keeps nothing.
-            let keeps = isCurrent || (slot.entry.lifetime != .shared && slot.entry.lifetime != .weak)
+            // A `Shared`, `Weak` or `Scoped` run that `releaseInstances()` or `reset()` overtook keeps nothing.
+            let keeps = isCurrent || !slot.entry.lifetime.keepsOne
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
             return try withResolutionScope { () throws(ResolutionError) in
-                try keepMade(value, of: slot.entry, requested: making.requested, keeping: keeps)
-                return try converted(value, to: slot.alias, of: slot.entry, requested: making.requested)
+                let kept = try keepMade(value, of: slot.entry, requested: making.requested, keeping: keeps)
+                return try converted(kept, to: slot.alias, of: slot.entry, requested: making.requested)
             }
         }
     }

@@ -58,6 +58,10 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         case .new: return nil
         case .graph: return Resolution.state.graphValues[ObjectIdentifier(self)]?.value
         case .weak: return value.weakObject.flatMap { spec.weak?.value($0) }
+        case .scoped:
+            // Inside a run of its scope, the run's instance; else the container's.
+            guard let run = ScopeRun.innermost(of: spec.scope) else { return value.shared }
+            return run.value[ObjectIdentifier(self)]?.value
         }
     }
 
@@ -65,8 +69,12 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     /// listed in `state.made`, so a failure can take it back.
     func keep(_ made: AnyBox) -> ResolutionError.Reason? {
         switch lifetime {
-        case .shared:
-            value.shared = made
+        case .shared, .scoped:
+            if lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) {
+                run.value[ObjectIdentifier(self)] = (self, made)
+            } else {
+                value.shared = made
+            }
             Resolution.state.made.append(self)
         case .new:
             break
@@ -88,6 +96,12 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         // An async run still making one keeps it no more (see `runAsyncFactory`).
         defer { (value.shared, value.weakObject, value.making) = (nil, nil, nil) }
         return value.shared ?? value.weakObject
+    }
+
+    /// Takes back the instance a failed resolution kept: a scoped one from the run it was kept in.
+    func takeBack() -> Any? {
+        guard lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) else { return releaseInstances() }
+        return run.value.removeValue(forKey: ObjectIdentifier(self))
     }
 
     /// A copy with the same registration and recorded edges, and no instances.

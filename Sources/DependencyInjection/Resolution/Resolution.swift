@@ -224,6 +224,15 @@ extension DIContainer {
     private func provide(
         _ slot: Slot, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
+        if let strict = registry.value.strict, slot.entry.sequence <= strict.baseline {
+            strict.report(requested.displayName, pathReaching(requested))
+        }
+        // One instance serves every type of its registration: it cannot be decorated for an alias alone.
+        if let alias = slot.alias,
+            registry.value.decorators.contains(where: { $0.type == ObjectIdentifier(alias.type) })
+        {
+            throw error(.decoratedAlias(implementation: TypeName.of(slot.entry.spec.type)), for: requested)
+        }
         let value = try value(of: slot.entry, requested: requested, arguments, origin: origin)
         return try converted(value, to: slot.alias, of: slot.entry, requested: requested)
     }
@@ -276,9 +285,8 @@ extension DIContainer {
         // The container the outermost call asked, for messages, once the first factory runs.
         if Resolution.state.frames.isEmpty { Resolution.state.origin = origin }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
-            let value = try Self.call(make, resolver, arguments.values, key: requested, in: self)
-            try keepMade(value, of: entry, requested: requested)
-            return value
+            try keepMade(
+                Self.call(make, resolver, arguments.values, key: requested, in: self), of: entry, requested: requested)
         }
     }
 
@@ -293,11 +301,18 @@ extension DIContainer {
         return ResolutionError(details)
     }
 
-    /// Keeps a value `entry`'s factory made, as its lifetime says (unless `keeping` is false: an
-    /// async run that `releaseInstances()` overtook), and queues its `onResolve` actions for the
-    /// end of the resolution.
-    func keepMade(_ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true) throws(ResolutionError) {
-        if keeping, let problem = entry.keep(value) { throw error(problem, for: requested) }
+    /// Keeps a value `entry`'s factory made, decorated by this container's decorators of its type,
+    /// as its lifetime says (unless `keeping` is false: an async run that `releaseInstances()`
+    /// overtook), and queues its `onResolve` actions (which get the value undecorated) for the end
+    /// of the resolution; returns the decorated value.
+    func keepMade(
+        _ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true
+    ) throws(ResolutionError) -> AnyBox {
+        var decorated = value
+        for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
+            decorated = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
+        }
+        if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
         for action in entry.spec.onResolve {
             // While it runs, the registration counts as being made again, so an action that needs
             // a new instance of its own registration is a cycle.
@@ -309,6 +324,7 @@ extension DIContainer {
                 }
             }
         }
+        return decorated
     }
 
     /// Runs one step for `entry` (its factory, or an `onResolve` action) in a frame of its own.
@@ -376,7 +392,7 @@ extension DIContainer {
         Resolution.state.pendingActions.removeLast(actions.count)
         Resolution.state.undo.removeLast(undo.count)
         for key in graph.keys { Resolution.state.graphValues[key] = nil }
-        return (made.compactMap { $0.releaseInstances() }, undo.map { $0() }, state, made, actions, graph)
+        return (made.compactMap { $0.takeBack() }, undo.map { $0() }, state, made, actions, graph)
     }
 }
 

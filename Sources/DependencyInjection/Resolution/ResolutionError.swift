@@ -44,6 +44,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case functionRegistered
         /// A factory's argument types were inferred as metatypes (`Any.Type`), which no caller means.
         case argumentInferredAsMetatype(String)
+        /// The type has a ``Decorate`` and is served, as an `as:` alias, by a registration of `implementation`.
+        case decoratedAlias(implementation: String)
     }
 
     /// What the error says.
@@ -153,6 +155,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "\(subject) is a function type: the registration makes a function, not a service."
         case .argumentInferredAsMetatype(let arguments):
             "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
+        case .decoratedAlias(let implementation):
+            "\(subject) has a Decorate, but '\(implementation)' serves it through `as:`, so its one instance cannot be decorated as '\(typeName)' alone."
         }
     }
 
@@ -238,6 +242,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "(Shared(Checkout.init) resolves each one), or take arguments: New { resolve, id in Detail(id: id) }."
         case .argumentInferredAsMetatype:
             "write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
+        case .decoratedAlias(let implementation):
+            "register it as the decorated type, Shared(\(implementation)() as \(typeName)) (each of its other types then gets an instance of its own)."
         case .tooDeep:
             "look for a cycle through many registrations in the path, or make the chain shorter "
                 + "(e.g. resolve part of it lazily with @LazyInject)."
@@ -252,7 +258,7 @@ extension DIContainer {
     }
 
     /// The path so far, ending with `key` (unless the step in progress is `key` itself).
-    private func pathReaching(_ key: Key) -> [String] {
+    func pathReaching(_ key: Key) -> [String] {
         let state = Resolution.state
         var path = state.path
         if state.frames.last(where: { $0.entry != nil })?.requested != key { path.append(key.displayName) }

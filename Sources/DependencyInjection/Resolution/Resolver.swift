@@ -47,6 +47,22 @@ public struct Resolver: Sendable {
     }
 }
 
+extension Resolver {
+    /// Resolves every registration of `T` (see ``DIContainer/resolveAll(_:)-swift.type.method``).
+    @inlinable
+    public func resolveAll<T>(_ type: T.Type = T.self) -> [T] { DIContainer.resolvedAllOrFail(type, from: reference) }
+
+    /// A closure that resolves `T` with its arguments from this resolver's container, usable after
+    /// the factory that received the resolver returned (see ``DIContainer/factory(_:name:arguments:)-swift.type.method``).
+    ///
+    ///     Shared { resolve in ListViewModel(makeDetail: resolve.factory(DetailViewModel.self, arguments: String.self)) }
+    public func factory<T, each Argument>(
+        _ type: T.Type = T.self, name: String? = nil, arguments: repeat (each Argument).Type
+    ) -> @Sendable (repeat each Argument) -> T {
+        Resolution.lock.withLock { reference.container }.factory(type, name: name, arguments: repeat each arguments)
+    }
+}
+
 /// How a ``Resolver`` reaches its container without keeping it alive: a `weak` reference, which
 /// reads `nil` once the container is going away, on whichever thread that happens.
 ///
@@ -65,7 +81,9 @@ final class ContainerReference: Locked<ContainerReference.Target>, @unchecked Se
             fatalError(
                 "DependencyInjection: a Resolver was used after its container was deallocated. Use the "
                     + "resolver a factory receives only while that factory (or onResolve) runs; to resolve "
-                    + "later, keep the container itself, or resolve what you need up front.")
+                    + "later, keep the container itself, or resolve what you need up front. (A closure made by "
+                    + "factory(_:name:arguments:) resolves from its container too: keep the container alive "
+                    + "as long as the closure.)")
         }
         return container
     }

@@ -1,4 +1,4 @@
-import DependencyInjection
+@_spi(Testing) import DependencyInjection
 import Testing
 
 /// A Swift Testing trait that runs each test case in its own isolated container.
@@ -28,12 +28,24 @@ import Testing
 /// of its own. A registration error in it (for example an alias the instance does not
 /// conform to) is recorded as a test failure instead of ending the test process.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
+    /// How a test's container treats the production registrations it did not override.
+    public enum Mode: Sendable {
+        /// Resolving a production registration the test did not override records an issue that
+        /// names it and its resolution path; the test goes on with the production service.
+        case strict
+    }
+
     /// The container each test case gets a copy of; `nil`: ``DIContainer/current``.
     private let source: DIContainer?
     private let overrides: @Sendable () -> Module
+    /// Where a strict trait was written, for the issues it records; `nil`: not strict.
+    private let strictLocation: SourceLocation?
 
-    init(source: DIContainer? = nil, overrides: @escaping @Sendable () -> Module) {
+    init(
+        source: DIContainer? = nil, strict: SourceLocation? = nil, overrides: @escaping @Sendable () -> Module
+    ) {
         self.source = source
+        self.strictLocation = strict
         self.overrides = overrides
     }
 
@@ -52,6 +64,10 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
     ) async throws {
         try await (source ?? DIContainer.current).withOverrides {
         } operation: {
+            if let strictLocation {
+                let reporter = StrictReporter { Issue.record(Comment(rawValue: $0), sourceLocation: strictLocation) }
+                DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report)
+            }
             // Registering inside the copy (rather than as withOverrides' overrides, which trap on
             // error) turns a bad override into a thrown error: a failed test, not a crashed run.
             try DIContainer.tryRegister(overrides())
@@ -106,5 +122,52 @@ extension Trait where Self == DependenciesTrait {
         on container: DIContainer, @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
     ) -> Self {
         DependenciesTrait(source: container, overrides: overrides)
+    }
+}
+
+extension Trait where Self == DependenciesTrait {
+    /// Runs each test case in a fresh isolated container in which resolving a production
+    /// registration (one the container had before the test) records an issue naming it and its
+    /// resolution path; the test goes on with the production service.
+    ///
+    ///     @Test(.dependencies(.strict))
+    ///     func touchesNothingLive() { ... }
+    ///
+    /// To allow a harmless service (a clock, a logger), register it in the trait too: what the
+    /// test registers is never reported, `.dependencies(.strict) { Shared(SystemClock() as Clock) }`.
+    /// On a suite, every test in it is strict, and a test's own trait adds its overrides.
+    public static func dependencies(
+        _ mode: DependenciesTrait.Mode, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Self {
+        DependenciesTrait(strict: sourceLocation) { Module {} }
+    }
+
+    /// A strict test (see ``dependencies(_:sourceLocation:)``) with `overrides` registered on top.
+    ///
+    ///     @Test(.dependencies(.strict) { New(MockPayments() as Payments) })
+    ///     func paysWithMock() { ... }
+    public static func dependencies(
+        _ mode: DependenciesTrait.Mode, sourceLocation: SourceLocation = #_sourceLocation,
+        @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
+    ) -> Self {
+        DependenciesTrait(strict: sourceLocation, overrides: overrides)
+    }
+
+    /// A strict test with an isolated copy of `container` bound as `DIContainer.current`.
+    public static func dependencies(
+        _ mode: DependenciesTrait.Mode, on container: DIContainer, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Self {
+        DependenciesTrait(source: container, strict: sourceLocation) { Module {} }
+    }
+
+    /// A strict test with an isolated copy of `container` plus `overrides`.
+    ///
+    ///     @Test(.dependencies(.strict, on: box) { New(MockPayments() as Payments) })
+    ///     func paysWithMockToo() { ... }
+    public static func dependencies(
+        _ mode: DependenciesTrait.Mode, on container: DIContainer, sourceLocation: SourceLocation = #_sourceLocation,
+        @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
+    ) -> Self {
+        DependenciesTrait(source: container, strict: sourceLocation, overrides: overrides)
     }
 }

@@ -1,0 +1,54 @@
+extension DIContainer {
+    /// Resolves every registration of `T` in ``current``: the unnamed one first, then the named
+    /// ones in registration order; traps with the ``ResolutionError`` message on failure.
+    ///
+    ///     DIContainer.register {
+    ///         Shared(ConsoleTracker.init, as: Tracker.self).named("console")
+    ///         Shared(RemoteTracker.init, as: Tracker.self).named("remote")
+    ///     }
+    ///     let trackers: [Tracker] = DIContainer.resolveAll(Tracker.self)
+    ///
+    /// Each one resolves as `resolve(_:name:)` would (its lifetime, its decorators), all in one
+    /// resolution. A container's registrations shadow its parent's of the same name; none: `[]`.
+    @inlinable
+    public static func resolveAll<T>(_ type: T.Type = T.self) -> [T] { resolvedAllOrFail(type, from: nil) }
+
+    /// Resolves every registration of `T` (see ``resolveAll(_:)-swift.type.method``).
+    @inlinable
+    public func resolveAll<T>(_ type: T.Type = T.self) -> [T] { Self.resolvedAllOrFail(type, from: reference) }
+
+    /// Every `T` the container `source` reaches (``current`` when `nil`) registers, or a trap.
+    @inlinable
+    static func resolvedAllOrFail<T>(_: T.Type, from source: ContainerReference?) -> [T] {
+        do { return try resolveAllBoxes(T.self, from: source).map(unbox) } catch { fail(error) }
+    }
+
+    /// The values (`Box`es) of every registration of `type`, made through the one resolution path.
+    @usableFromInline
+    static func resolveAllBoxes(_ type: any Any.Type, from source: ContainerReference?) throws(ResolutionError)
+        -> [AnyBox]
+    {
+        try Resolution.lock.withLock { () throws(ResolutionError) in
+            let container = source.map(\.container) ?? currentLocked
+            let keys = container.allKeys(of: type)
+            return try container.withResolutionScope(isFrame: false) { () throws(ResolutionError) in
+                try keys.map { key throws(ResolutionError) in try container.resolveStep(key, .none) }
+            }
+        }
+    }
+
+    /// The keys of every registration of `type` here and in the ancestors: the unnamed one, then
+    /// each name in the order it was registered (an ancestor's first). Lock held.
+    private func allKeys(of type: any Any.Type) -> [Key] {
+        var names: [String?] = []
+        for container in lineage.reversed() {
+            container.bootstrapIfNeeded()
+            let slots = container.slots.filter { $0.key.typeID == ObjectIdentifier(type) }
+            for (key, _) in slots.sorted(by: { $0.value.entry.sequence < $1.value.entry.sequence })
+            where !names.contains(key.name) {
+                names.append(key.name)
+            }
+        }
+        return (names.filter { $0 == nil } + names.filter { $0 != nil }).map { Key(type, name: $0) }
+    }
+}

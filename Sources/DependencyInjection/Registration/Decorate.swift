@@ -1,0 +1,35 @@
+/// Wraps what every registration of `Value` in a container makes: logging, caching, retries,
+/// from any module.
+///
+///     DIContainer.register {
+///         Decorate(Payments.self) { payments, resolve in LoggingPayments(payments, logger: resolve()) }
+///     }
+///
+/// A decorator applies to every registration of `Value` (every name) in the container it is
+/// registered in, whenever it was registered, in the order the decorators were registered; it runs
+/// when an instance is made, so a `Shared` one is decorated once. It decorates the registrations
+/// whose type is `Value` (`Shared(StripePayments() as Payments)`, `New { … as Payments }`), test
+/// overrides included; the registration's `as:` aliases are served by the decorated instance, and
+/// its `onResolve` actions get the instance undecorated. A `Value` served only as an alias
+/// (`Shared(StripePayments.init, as: Payments.self)`) is a ``ResolutionError`` when resolved: its
+/// one instance serves every type it is registered as and cannot be decorated for one of them.
+/// Several `Decorate`s of one type in one `register` call all apply, outermost last.
+public struct Decorate<Value>: @unchecked Sendable {
+    // Unchecked for the same reason as `Registration`: the closure only runs under the resolution lock.
+    let decorator: Decorator
+
+    /// Decorates every `Value` the container makes with `decorate`.
+    public init(_ type: Value.Type, _ decorate: @escaping (Value, Resolver) throws -> Value) {
+        decorator = Decorator(type: ObjectIdentifier(Value.self)) { resolver, made in
+            // The values of a registration of `Value` are `Box<Value>`s (see `Factory`).
+            guard let box = made as? Box<Value> else { return made }
+            return Box(value: try decorate(box.value, resolver))
+        }
+    }
+}
+
+/// A ``Decorate`` with its type erased: what a container keeps.
+struct Decorator {
+    let type: ObjectIdentifier
+    let decorate: (Resolver, AnyBox) throws -> AnyBox
+}

@@ -1,0 +1,171 @@
+import DependencyInjection
+import Testing
+
+// Decorators: Decorate(T.self) { value, resolve in … } wraps what every registration of T makes.
+
+private protocol Billing: AnyObject { var log: [String] { get } }
+private final class StripeBilling: Billing {
+    let log = ["stripe"]
+}
+private final class MockBilling: Billing {
+    let log = ["mock"]
+}
+private final class LoggingBilling: Billing {
+    let inner: Billing
+    let label: String
+    init(_ inner: Billing, label: String) {
+        self.inner = inner
+        self.label = label
+    }
+    var log: [String] { inner.log + [label] }
+}
+private protocol Refunds: AnyObject {}
+private final class BillingCheckout {
+    let payments: Billing
+    init(payments: Billing) { self.payments = payments }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DecorateTests {
+    @Test func aDecoratorWrapsWhatTheRegistrationMakesAndMayResolve() {
+        let box = DIContainer()
+        box.register {
+            Shared(StripeBilling() as Billing)
+            Shared(Engine.init)
+            Decorate(Billing.self) { payments, resolve in
+                _ = resolve(Engine.self)
+                return LoggingBilling(payments, label: "logged")
+            }
+        }
+        #expect(box.resolve(Billing.self).log == ["stripe", "logged"])
+        #expect(box.dependencyGraph().contains("->"))
+    }
+
+    @Test func aSharedIsDecoratedOnceWhenMade() {
+        let box = DIContainer()
+        let runs = Tally()
+        box.register {
+            Shared(StripeBilling() as Billing)
+            Decorate(Billing.self) { payments, _ in
+                runs.increment()
+                return LoggingBilling(payments, label: "logged")
+            }
+        }
+        box.register(New(BillingCheckout.init))
+        let first = box.resolve(Billing.self)
+        #expect(box.resolve(Billing.self) === first)
+        #expect(box.resolve(BillingCheckout.self).payments === first)
+        #expect(runs.value == 1)
+    }
+
+    @Test func decoratorsApplyInRegistrationOrderToEveryNameAndEveryLaterRegistration() {
+        let box = DIContainer()
+        box.register {
+            Decorate(Billing.self) { payments, _ in LoggingBilling(payments, label: "first") }
+            Decorate(Billing.self) { payments, _ in LoggingBilling(payments, label: "second") }
+        }
+        box.register {
+            New(StripeBilling() as Billing)
+            New(MockBilling() as Billing).named("mock")
+        }
+        #expect(box.resolve(Billing.self).log == ["stripe", "first", "second"])
+        #expect(box.resolve(Billing.self, name: "mock").log == ["mock", "first", "second"])
+        #expect(box.resolve(Billing.self) !== box.resolve(Billing.self))
+        #expect(box.resolveAll(Billing.self).map(\.log.count) == [3, 3])
+    }
+
+    @Test func testOverridesAreDecoratedToo() {
+        let box = DIContainer()
+        box.register {
+            Shared(StripeBilling() as Billing)
+            Decorate(Billing.self) { payments, _ in LoggingBilling(payments, label: "logged") }
+        }
+        box.withOverrides {
+            New(MockBilling() as Billing)
+        } operation: {
+            #expect(DIContainer.resolve(Billing.self).log == ["mock", "logged"])
+        }
+    }
+
+    @Test func aDecoratorAppliesOnlyInTheContainerItIsRegisteredIn() {
+        let parent = DIContainer()
+        parent.register(Shared(StripeBilling() as Billing))
+        let child = DIContainer(parent: parent)
+        child.register {
+            New(MockBilling() as Billing).named("child")
+            Decorate(Billing.self) { payments, _ in LoggingBilling(payments, label: "child") }
+        }
+        #expect(child.resolve(Billing.self).log == ["stripe"])
+        #expect(child.resolve(Billing.self, name: "child").log == ["mock", "child"])
+    }
+
+    @Test func theAliasesOfADecoratedRegistrationShareItsOneDecoratedInstance() {
+        final class Both: Billing, Refunds {
+            let log = ["both"]
+        }
+        final class LoggingBoth: Billing, Refunds {
+            let inner: Billing
+            init(_ inner: Billing) { self.inner = inner }
+            var log: [String] { inner.log + ["logged"] }
+        }
+        let box = DIContainer()
+        box.register {
+            Shared(Both() as Billing, as: Refunds.self)
+            Decorate(Billing.self) { payments, _ in LoggingBoth(payments) }
+        }
+        #expect(box.resolve(Refunds.self) === box.resolve(Billing.self))
+        #expect(box.resolve(Billing.self).log == ["both", "logged"])
+    }
+
+    @Test func aDecoratedTypeServedOnlyAsAnAliasIsAnErrorNotASecondInstance() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(StripeBilling.init, as: Billing.self)
+            Decorate(Billing.self) { payments, _ in LoggingBilling(payments, label: "logged") }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Billing.self) }
+        #expect(error.reason == .decoratedAlias(implementation: "StripeBilling"))
+        #expect(error.description.contains("register it as the decorated type, Shared(StripeBilling() as Billing)"))
+        #expect(try box.tryResolve(StripeBilling.self).log == ["stripe"])
+    }
+
+    @Test func aFailingDecoratorFailsTheResolutionAndKeepsNothing() throws {
+        struct Declined: Error {}
+        let box = DIContainer()
+        let made = Tally()
+        box.register {
+            Shared { _ -> Billing in
+                made.increment()
+                return StripeBilling()
+            }
+            Decorate(Billing.self) { _, _ in throw Declined() }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Billing.self) }
+        #expect(error.underlyingError is Declined)
+        _ = try? box.tryResolve(Billing.self)
+        #expect(made.value == 2)
+    }
+
+    @Test func anAsyncRegistrationIsDecoratedToo() async throws {
+        final class RemoteConfig: Sendable {}
+        let box = DIContainer()
+        let runs = Tally()
+        box.register {
+            Shared { _ async in RemoteConfig() }
+            Decorate(RemoteConfig.self) { config, _ in
+                runs.increment()
+                return config
+            }
+        }
+        let config = try await box.resolveAsync(RemoteConfig.self)
+        #expect(box.resolve(RemoteConfig.self) === config)
+        #expect(runs.value == 1)
+    }
+
+    @Test func resetForgetsDecorators() {
+        let box = DIContainer()
+        box.register { Decorate(Billing.self) { payments, _ in LoggingBilling(payments, label: "logged") } }
+        box.reset()
+        box.register(Shared(StripeBilling() as Billing))
+        #expect(box.resolve(Billing.self).log == ["stripe"])
+    }
+}

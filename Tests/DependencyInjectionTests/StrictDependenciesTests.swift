@@ -1,0 +1,130 @@
+@_spi(Testing) import DependencyInjection
+import DependencyInjectionTesting
+import Foundation
+import Testing
+import XCTest
+
+// Strict tests: resolving a production registration the test did not override is reported.
+
+/// Production registrations of a container of our own: Checkout needs Payments.
+private let production: DIContainer = {
+    let box = DIContainer()
+    box.register {
+        Shared(LivePayments() as Payments)
+        Shared { resolve in Checkout(payments: resolve()) }
+        Shared(Engine.init)
+    }
+    return box
+}()
+
+/// The strict-mode reports of one container, as the core hands them to the testing product.
+private final class Reports: @unchecked Sendable {
+    // Unchecked: `items` is read and written only with `lock` held.
+    private let lock = NSLock()
+    private var items: [String] = []
+    func append(_ registration: String, _ path: [String]) {
+        lock.withLock { items.append("\(registration): \(path.joined(separator: " -> "))") }
+    }
+    var all: [String] { lock.withLock { items } }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct StrictDependenciesTests {
+    @Test(.dependencies(.strict, on: production) { New(MockPayments() as Payments) })
+    func anOverriddenServiceIsNotReported() {
+        #expect(DIContainer.resolve(Payments.self).provider == "mock")
+    }
+
+    @Test(.dependencies(.strict, on: production))
+    func resolvingAProductionRegistrationRecordsAnIssueNamingItAndItsPathAndTheTestGoesOn() {
+        withKnownIssue {
+            _ = DIContainer.resolve(Checkout.self)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("'Payments' was resolved from its production registration") }
+                && issue.comments.contains { $0.rawValue.contains("Resolution path: Checkout -> Payments") }
+                || issue.comments.contains { $0.rawValue.hasPrefix("Strict dependencies: 'Checkout'") }
+        }
+        // The test goes on with the production service, and each registration is reported once.
+        #expect(DIContainer.resolve(Checkout.self).payments.provider == "live")
+    }
+
+    @Test(.dependencies(.strict, on: production) { Shared(Engine.init) })
+    func aServiceTheTestRegistersAgainIsAllowed() {
+        _ = DIContainer.resolve(Engine.self)
+        DIContainer.register(Shared(Session.init))
+        _ = DIContainer.resolve(Session.self)
+    }
+
+    @Test(.dependencies(.strict) { New(MockGreeting() as Greeting) })
+    func theStrictTraitOnTheCurrentContainerSeesTheOverride() {
+        #expect(DIContainer.resolve(Greeting.self).text == "mock")
+    }
+
+    @Test(.dependencies(.strict))
+    func theStrictTraitOnTheCurrentContainerReportsProduction() {
+        withKnownIssue {
+            #expect(DIContainer.resolve(Greeting.self).text == "production")
+        }
+    }
+
+    @Test func theCoreReportsEveryResolveOfARegistrationMadeBeforeStrictModeAndItsCopiesDoToo() {
+        let box = DIContainer()
+        box.register {
+            Shared(LivePayments() as Payments)
+            Shared { resolve in Checkout(payments: resolve()) }
+        }
+        let reports = Reports()
+        box.withOverrides {
+        } operation: {
+            DIContainer.current.reportResolvesOfCurrentRegistrations(reports.append)
+            DIContainer.register(New(MockPayments() as Payments))
+            _ = DIContainer.resolve(Checkout.self)
+            _ = DIContainer.resolveAll(Payments.self)
+            DIContainer.withOverrides {
+                Shared(Engine.init)
+            } operation: {
+                _ = DIContainer.resolve(Engine.self)
+                _ = DIContainer.resolve(Checkout.self)
+            }
+        }
+        #expect(reports.all == ["Checkout: Checkout", "Checkout: Checkout"])
+        _ = box.resolve(Checkout.self)
+        #expect(reports.all.count == 2)
+    }
+
+    @Test func aParentsRegistrationsAreProductionToo() {
+        let parent = DIContainer()
+        parent.register(Shared(LivePayments() as Payments))
+        let child = DIContainer(parent: parent)
+        child.register { Shared { resolve in Checkout(payments: resolve()) } }
+        let reports = Reports()
+        child.reportResolvesOfCurrentRegistrations(reports.append)
+        _ = child.resolve(Checkout.self)
+        #expect(reports.all == ["Checkout: Checkout", "Payments: Checkout -> Payments"])
+    }
+}
+
+/// The XCTest counterpart: `DIContainer.withStrictDependencies`.
+final class StrictDependenciesXCTests: XCTestCase {
+    func testOverriddenServicesAreNotReported() {
+        production.activate {
+            DIContainer.withStrictDependencies {
+                New(MockPayments() as Payments)
+                Shared(Engine.init)
+            } operation: {
+                XCTAssertEqual(DIContainer.resolve(Payments.self).provider, "mock")
+                _ = DIContainer.resolve(Engine.self)
+            }
+        }
+    }
+
+    func testAsyncOperationsWork() async throws {
+        let provider = try await production.activate {
+            try await DIContainer.withStrictDependencies {
+                New(MockPayments() as Payments)
+            } operation: { () async throws -> String in
+                try DIContainer.tryResolve(Payments.self).provider
+            }
+        }
+        XCTAssertEqual(provider, "mock")
+    }
+}
