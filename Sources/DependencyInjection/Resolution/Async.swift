@@ -156,7 +156,8 @@ extension DIContainer {
         guard let actor = isolation.actor, actor !== caller else {
             do {
                 return .value(try provideHere(key, on: caller))
-            } catch where error.reason == .mainActorRequired && error.details.isSendable && caller !== MainActor.shared {
+            } catch  where error.reason == .mainActorRequired && error.details.isSendable && caller !== MainActor.shared
+            {
                 // A Sendable main-actor service its factory needs: made on the main actor, with it.
                 return .resolveOn(MainActor.shared)
             }
