@@ -123,6 +123,20 @@ private func reasonOffEveryActor(
         #expect(error?.description.contains("prepare()") == true)
     }
 
+    @MainActor @Test func theHopToTheMainActorCarriesTheCallersScopeRun() async {
+        let box = DIContainer()
+        box.register { Scoped(.hopRun, SendableService.init) }
+        let (sameInOneRun, otherInAnotherRun) = await Task.detached {
+            let first = box.withScope(.hopRun) {
+                (box.resolve(SendableService.self), box.resolve(SendableService.self))
+            }
+            let second = box.withScope(.hopRun) { box.resolve(SendableService.self) }
+            return (first.0 === first.1, first.0 !== second)
+        }.value
+        #expect(sameInOneRun)
+        #expect(otherInAnotherRun)
+    }
+
     @MainActor @Test func resolveAsyncOfAFactoryThatNeedsAMainActorServiceMakesItOnTheMainActor() async throws {
         let box = DIContainer()
         registerOnTheMainActor(in: box)
@@ -215,6 +229,10 @@ private func reasonOffEveryActor(
         }.value
         #expect(name == "override")
     }
+}
+
+extension DIScope {
+    static let hopRun = DIScope("hopRun")
 }
 
 final class SendableServiceUser: Sendable {

@@ -427,8 +427,8 @@ enum MainActorHop {
         R, ResolutionError
     > {
         // The caller's context, carried explicitly: its container (`activate`, `withOverrides`, the
-        // test traits) and the async factory run it is part of, if any.
-        let bindings = (DIContainer.boundContainer.get(), AsyncMaking.current.get())
+        // test traits), its `withScope` runs and the async factory run it is part of, if any.
+        let bindings = (DIContainer.boundContainer.get(), ScopeRun.current.get(), AsyncMaking.current.get())
         // Taken out and run on the main actor, and written back, with `Resolution.lock` held; the
         // main actor drops the closure before this thread goes on (it must not outlive the call).
         let request = Locked<(() throws(ResolutionError) -> R)?>(attempt)
@@ -440,8 +440,10 @@ enum MainActorHop {
                 guard Resolution.lock.tryLock() else { return tryOnMainActor() }
                 defer { Resolution.lock.unlock() }
                 outcome.value = DIContainer.boundContainer.withValue(bindings.0) {
-                    AsyncMaking.current.withValue(bindings.1) { [attempt = request.value.take()!] in
-                        Result { () throws(ResolutionError) in try attempt() }
+                    ScopeRun.current.withValue(bindings.1) {
+                        AsyncMaking.current.withValue(bindings.2) { [attempt = request.value.take()!] in
+                            Result { () throws(ResolutionError) in try attempt() }
+                        }
                     }
                 }
                 finished.signal()
