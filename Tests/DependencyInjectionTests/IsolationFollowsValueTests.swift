@@ -123,6 +123,18 @@ private func reasonOffEveryActor(
         #expect(error?.description.contains("prepare()") == true)
     }
 
+    @MainActor @Test func throughAnAliasAMainActorServiceStaysOnTheMainActor() async {
+        let box = DIContainer()
+        box.register { Shared(SendableService.init, as: ServiceProtocol.self) }
+        let viaAlias = await reasonOffEveryActor { _ = try box.tryResolve(ServiceProtocol.self) }
+        #expect(viaAlias == .mainActorRequired)
+        let viaAliasAsync = await reasonOffEveryActor { _ = try await box.resolveAsync(ServiceProtocol.self) }
+        #expect(viaAliasAsync == .mainActorRequired)
+        let itself = await Task.detached { try? box.tryResolve(SendableService.self) }.value
+        #expect(itself === box.resolve(SendableService.self))
+        #expect(box.resolve(ServiceProtocol.self) === itself)
+    }
+
     @MainActor @Test func theHopToTheMainActorCarriesTheCallersScopeRun() async {
         let box = DIContainer()
         box.register { Scoped(.hopRun, SendableService.init) }
@@ -234,6 +246,10 @@ private func reasonOffEveryActor(
 extension DIScope {
     static let hopRun = DIScope("hopRun")
 }
+
+/// Not `Sendable`: an alias whose conformance may be isolated to the actor that made the value.
+protocol ServiceProtocol: AnyObject {}
+extension SendableService: ServiceProtocol {}
 
 final class SendableServiceUser: Sendable {
     let name: String

@@ -163,7 +163,7 @@ extension DIContainer {
             }
         }
         // Made on its actor, a value that is not `Sendable` stays there.
-        if !entry.spec.isSendable {
+        if !entry.isSendable(as: key) {
             throw error(
                 isolation.isMainActor ? .mainActorRequired : .notSendable(actor: isolation.actorName!), for: key)
         }

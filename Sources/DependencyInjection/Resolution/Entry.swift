@@ -39,6 +39,13 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     }
     var lifetime: Lifetime { spec.lifetime }
 
+    /// Whether what it makes may leave the actor its factory runs on, asked for as `key`: a `Sendable`
+    /// value, and not through an `as:` alias of an actor-isolated factory (the value's conformance
+    /// to the alias may be isolated to that actor, so the existential must not leave it).
+    func isSendable(as key: Key) -> Bool {
+        spec.isSendable && (key.typeID == ObjectIdentifier(spec.type) || spec.factory.isolation.actor == nil)
+    }
+
     /// When `prepare()` makes it: 0, a synchronous factory isolated to an actor other than the main
     /// actor; 1, an async factory; 2, the rest (main-actor and eager ones).
     var preparePhase: Int {

@@ -294,9 +294,9 @@ extension DIContainer {
     /// step in progress on this thread) is made on the main actor for the caller (see `MainActorHop`).
     private func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
         var details = error(.mainActorRequired, for: requested).details
-        details.isSendable = entry.spec.isSendable
+        details.isSendable = entry.isSendable(as: requested)
         details.asksForMainActor =
-            canHop && entry.spec.isSendable && Resolution.state.frames.isEmpty
+            canHop && details.isSendable && Resolution.state.frames.isEmpty
             && Resolution.state.probe == nil
         return ResolutionError(details)
     }
