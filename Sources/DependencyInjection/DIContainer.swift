@@ -93,11 +93,11 @@ public final class DIContainer: @unchecked Sendable {
     }
 
     /// Traps with the error's message; on a `validate()` probe thread, reports it and parks the
-    /// thread instead (a non-throwing factory cannot be unwound).
+    /// thread instead (a non-throwing factory cannot be unwound). `file` and `line` are the caller's.
     @usableFromInline
-    static func fail(_ error: ResolutionError) -> Never {
+    static func fail(_ error: ResolutionError, file: StaticString = #fileID, line: UInt = #line) -> Never {
         if let probe = Resolution.lock.withLock({ Resolution.state.probe }) { probe.parkAfterFailure(error) }
-        fatalError(error.description)
+        fatalError(error.description, file: file, line: line)
     }
 }
 
@@ -111,17 +111,23 @@ extension DIContainer {
     ///         featureModule
     ///         if useMocks { New(MockPayments() as Payments) }
     ///     }
-    public static func register(@RegistrationBuilder _ registrations: () -> Module) {
-        current.register(registrations())
+    public static func register(
+        @RegistrationBuilder _ registrations: () -> Module, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        current.register(registrations(), file: file, line: line)
     }
 
     /// Registers one registration on ``current``; traps on a registration error.
-    public static func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        current.register(Module(registration))
+    public static func register<Value, Scope>(
+        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        current.register(Module(registration), file: file, line: line)
     }
 
     /// Registers a module on ``current``; traps on a registration error.
-    public static func register(_ module: Module) { current.register(module) }
+    public static func register(_ module: Module, file: StaticString = #fileID, line: UInt = #line) {
+        current.register(module, file: file, line: line)
+    }
 
     /// Registers on ``current``, throwing instead of trapping; on error nothing changes.
     ///
@@ -139,13 +145,23 @@ extension DIContainer {
     public static func tryRegister(_ module: Module) throws { try current.tryRegister(module) }
 
     /// Registers everything the builder lists; traps on a registration error.
-    public func register(@RegistrationBuilder _ registrations: () -> Module) { register(registrations()) }
+    public func register(
+        @RegistrationBuilder _ registrations: () -> Module, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        register(registrations(), file: file, line: line)
+    }
 
     /// Registers one registration; traps on a registration error.
-    public func register<Value, Scope>(_ registration: Registration<Value, Scope>) { register(Module(registration)) }
+    public func register<Value, Scope>(
+        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+    ) {
+        register(Module(registration), file: file, line: line)
+    }
 
     /// Registers a module; traps on a registration error.
-    public func register(_ module: Module) { do { try install(module) } catch { Self.fail(error) } }
+    public func register(_ module: Module, file: StaticString = #fileID, line: UInt = #line) {
+        do { try install(module) } catch { Self.fail(error, file: file, line: line) }
+    }
 
     /// Registers everything the builder lists, throwing instead of trapping.
     public func tryRegister(@RegistrationBuilder _ registrations: () -> Module) throws {
@@ -219,8 +235,10 @@ extension DIContainer {
     ///
     /// `Optional<T>` resolves to `nil` when `T` is not registered.
     @inlinable
-    public static func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        resolvedOrFail(type, name: name, .none)
+    public static func resolve<T>(
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T {
+        resolvedOrFail(type, name: name, .none, file: file, line: line)
     }
 
     /// Resolves a `T` made with arguments from ``current``; traps on failure.
@@ -229,9 +247,11 @@ extension DIContainer {
     ///     DIContainer.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }
     @inlinable
     public static func resolve<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
-        resolvedOrFail(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()))
+        resolvedOrFail(
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), file: file, line: line)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
@@ -250,17 +270,21 @@ extension DIContainer {
 
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
     @inlinable
-    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        Self.resolvedOrFail(type, name: name, .none, from: reference)
+    public func resolve<T>(
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T {
+        Self.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line)
     }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
     public func resolve<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
         Self.resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference,
+            file: file, line: line)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.

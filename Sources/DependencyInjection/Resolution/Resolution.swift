@@ -119,9 +119,12 @@ extension DIContainer {
     /// ``resolved(_:name:_:from:)``, trapping with the error's message on failure.
     @inlinable
     static func resolvedOrFail<T>(
-        _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil
+        _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
+        file: StaticString, line: UInt
     ) -> T {
-        do { return try resolved(type, name: name, arguments, from: source) } catch { fail(error) }
+        do { return try resolved(type, name: name, arguments, from: source) } catch {
+            fail(error, file: file, line: line)
+        }
     }
 
     /// The one resolution path behind every API: the wrappers, the static API, `tryResolve`,

@@ -15,17 +15,21 @@ public struct Resolver: Sendable {
 
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
     @inlinable
-    public func callAsFunction<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        DIContainer.resolvedOrFail(type, name: name, .none, from: reference)
+    public func callAsFunction<T>(
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T {
+        DIContainer.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line)
     }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
     public func callAsFunction<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
         DIContainer.resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference,
+            file: file, line: line)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` that carries the whole resolution path.
