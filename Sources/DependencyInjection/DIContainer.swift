@@ -113,16 +113,12 @@ extension DIContainer {
     ///     }
     public static func register(
         @RegistrationBuilder _ registrations: () -> Module, file: StaticString = #fileID, line: UInt = #line
-    ) {
-        current.register(registrations(), file: file, line: line)
-    }
+    ) { current.register(registrations(), file: file, line: line) }
 
     /// Registers one registration on ``current``; traps on a registration error.
     public static func register<Value, Scope>(
         _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
-    ) {
-        current.register(Module(registration), file: file, line: line)
-    }
+    ) { current.register(Module(registration), file: file, line: line) }
 
     /// Registers a module on ``current``; traps on a registration error.
     public static func register(_ module: Module, file: StaticString = #fileID, line: UInt = #line) {
@@ -147,16 +143,12 @@ extension DIContainer {
     /// Registers everything the builder lists; traps on a registration error.
     public func register(
         @RegistrationBuilder _ registrations: () -> Module, file: StaticString = #fileID, line: UInt = #line
-    ) {
-        register(registrations(), file: file, line: line)
-    }
+    ) { register(registrations(), file: file, line: line) }
 
     /// Registers one registration; traps on a registration error.
     public func register<Value, Scope>(
         _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
-    ) {
-        register(Module(registration), file: file, line: line)
-    }
+    ) { register(Module(registration), file: file, line: line) }
 
     /// Registers a module; traps on a registration error.
     public func register(_ module: Module, file: StaticString = #fileID, line: UInt = #line) {
@@ -237,9 +229,7 @@ extension DIContainer {
     @inlinable
     public static func resolve<T>(
         _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
-    ) -> T {
-        resolvedOrFail(type, name: name, .none, file: file, line: line)
-    }
+    ) -> T { resolvedOrFail(type, name: name, .none, file: file, line: line) }
 
     /// Resolves a `T` made with arguments from ``current``; traps on failure.
     ///
@@ -272,9 +262,7 @@ extension DIContainer {
     @inlinable
     public func resolve<T>(
         _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
-    ) -> T {
-        Self.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line)
-    }
+    ) -> T { Self.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line) }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable

@@ -15,7 +15,7 @@ public struct LazyInject<Value> {
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access;
     /// a failure traps naming the property's declaration (`file`, `line`).
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        storage = LazyStorage(name: name, file: file, line: line)
+        storage = LazyStorage(container: .current, name: name, file: file, line: line)
     }
 
     /// The dependency, resolved on first access.
@@ -44,7 +44,7 @@ public struct MutableLazyInject<Value> {
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access;
     /// a failure traps naming the property's declaration (`file`, `line`).
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        storage = LazyStorage(name: name, file: file, line: line)
+        storage = LazyStorage(container: .current, name: name, file: file, line: line)
     }
 
     /// The dependency, resolved on first access unless a value was set before.
@@ -103,10 +103,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
     private let file: StaticString
     private let line: UInt
 
-    init(
-        container: DIContainer? = DIContainer.current, name: String?, file: StaticString, line: UInt,
-        resolved: Value? = nil
-    ) {
+    init(container: DIContainer?, name: String?, file: StaticString, line: UInt, resolved: Value? = nil) {
         isShared = container === DIContainer.shared
         if !isShared { self.container = container }
         (self.name, self.file, self.line, self.resolved) = (name, file, line, resolved)

@@ -17,9 +17,7 @@ public struct Resolver: Sendable {
     @inlinable
     public func callAsFunction<T>(
         _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
-    ) -> T {
-        DIContainer.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line)
-    }
+    ) -> T { DIContainer.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line) }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
