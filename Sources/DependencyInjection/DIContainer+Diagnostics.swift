@@ -184,11 +184,11 @@ extension RegistrationSpec {
     }
 
     /// A registration that can never be resolved as meant: an argument inferred as a metatype
-    /// (`New { _, id in … "\(id)" }` infers `Any.Type`). (A function type as the service is
-    /// refused when it is registered.)
+    /// (`New { _, id in … "\(id)" }` infers `Any.Type`; a metatype written out, `owner: Repo.Type`,
+    /// is meant). (A function type as the service is refused when it is registered.)
     var validationProblem: ResolutionError? {
-        let arguments = Factory.describeArguments(factory.argumentType)
-        guard factory.takesArguments, arguments.contains(".Type") else { return nil }
-        return ResolutionError(reason: .argumentInferredAsMetatype(arguments), key: key)
+        guard factory.parameterTypes.contains(where: { $0 == Any.Type.self }) else { return nil }
+        return ResolutionError(
+            reason: .argumentInferredAsMetatype(Factory.describeArguments(factory.argumentType)), key: key)
     }
 }

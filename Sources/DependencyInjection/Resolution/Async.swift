@@ -78,6 +78,10 @@ extension DIContainer {
             if let failure = failures.first(where: { !waitsForAnother($0.error) }) ?? failures.first,
                 !waitsForAnother(failure.error) || failures.count == pending.count
             {
+                // Kept for the message of a synchronous resolve that finds them not made.
+                Resolution.lock.withLock {
+                    for (owner, key, error) in failures { owner.slots[key]?.entry.value.preparationError = error }
+                }
                 throw failure.error
             }
             pending = failures.map { ($0.owner, $0.key) }
@@ -196,7 +200,8 @@ extension DIContainer {
                     try await activate { try await make(Resolver(self)) }
                 })
         } catch {
-            result = .failure(error)
+            // A failure inside names the async service on its path.
+            result = .failure((error as? ResolutionError)?.reached(through: making.requested.displayName) ?? error)
         }
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }

@@ -14,6 +14,8 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         var isMaking = false
         /// An async factory of this entry running now: later async resolves await it.
         var making: AsyncMaking?
+        /// Why `prepare()` last failed to make it, for the message of a resolve that finds it not made.
+        var preparationError: (any Error)?
         /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
         var dependencies: [Key] = []
         var dependencySet: Set<Key> = []

@@ -246,20 +246,23 @@ extension DIContainer {
         case .globalActor(let actor, let name):
             // Made on its actor only; once made, the instance is shared like any other.
             if kept == nil, Resolution.state.runningActor !== actor {
-                throw error(.notYetMade(actor: name), for: requested)
+                throw error(.notYetMade(actor: name), for: requested, underlying: entry.value.preparationError)
             }
         }
         // A kept instance made with arguments may be asked for again without them.
         if arguments.type != entry.spec.factory.argumentType, !(arguments.isEmpty && kept != nil) {
+            // An argument inferred as a metatype is the real mistake: say that.
             throw error(
-                .argumentMismatch(
-                    expected: Factory.describeArguments(entry.spec.factory.argumentType),
-                    received: Factory.describeArguments(arguments.type)),
+                entry.spec.validationProblem?.reason
+                    ?? .argumentMismatch(
+                        expected: Factory.describeArguments(entry.spec.factory.argumentType),
+                        received: Factory.describeArguments(arguments.type)),
                 for: requested)
         }
         if let kept { return kept }
         guard case .sync(let make) = entry.spec.factory.make else {
-            throw error(.notYetMade(actor: entry.spec.factory.isolation.actorName), for: requested)
+            let actor = entry.spec.factory.isolation.actorName
+            throw error(.notYetMade(actor: actor), for: requested, underlying: entry.value.preparationError)
         }
         if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
         // The container the outermost call asked, for messages, once the first factory runs.

@@ -56,6 +56,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var containerSpelling = "DIContainer"
         /// For a dependency a parent looked for while making a service asked of a child: that service.
         var madeByParent: String?
+        /// A registered name close to the requested one (a typo).
+        var similarName: String?
     }
 
     /// Behind one reference: a failing resolution passes the error up through every step, so
@@ -103,10 +105,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         return steps.prefix(10) + ["… \(steps.count - 20) more …"] + steps.suffix(10)
     }
 
-    private var subject: String { "'\(typeName)'" + (name.map { " (name: \"\($0)\")" } ?? "") }
-    private var named: String { name.map { ".named(\"\($0)\")" } ?? "" }
+    // Names are quoted and escaped as Swift literals (a newline or a quote stays on one line).
+    private var subject: String { "'\(typeName)'" + (name.map { " (name: \($0.debugDescription))" } ?? "") }
+    private var named: String { name.map { ".named(\($0.debugDescription))" } ?? "" }
     /// What a `resolve` call that asks again needs: `Router.self` or `Store.self, name: "cache"`.
-    private var request: String { "\(typeName).self" + (name.map { ", name: \"\($0)\"" } ?? "") }
+    private var request: String { "\(typeName).self" + (name.map { ", name: \($0.debugDescription)" } ?? "") }
 
     private var headline: String {
         switch reason {
@@ -129,9 +132,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .mutationDuringResolution(let operation):
             "\(operation)() was called on a container while it was resolving \(subject)."
         case .notYetMade(let actor?):
-            "\(subject) is made by a factory isolated to \(actor) and has not been made yet."
+            "\(subject) is made by a factory isolated to \(actor) and has not been made yet." + preparationNote
         case .notYetMade(nil):
-            "\(subject) is made by an async factory and has not been made yet."
+            "\(subject) is made by an async factory and has not been made yet." + preparationNote
         case .tooDeep(let depth):
             "Resolving \(subject) needed more than \(depth) nested steps"
                 + (depth < Resolution.maximumDepth ? ", more than this thread's stack allows." : ".")
@@ -140,6 +143,18 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .argumentInferredAsMetatype(let arguments):
             "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
         }
+    }
+
+    /// Why `prepare()` did not make it, if it tried: the first line of its error.
+    private var preparationNote: String {
+        underlyingError.map { " prepare() failed to make it: \(String(describing: $0).prefix { $0 != "\n" })" } ?? ""
+    }
+
+    /// The same error, reached through `step` first (the async factory whose code asked).
+    func reached(through step: String) -> ResolutionError {
+        var details = details
+        details.path.insert(step, at: 0)
+        return ResolutionError(details)
     }
 
     private var detailLines: [String] {
@@ -153,7 +168,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 "'\($0)' is registered in a parent container, which made it and looked for \(subject) "
                     + "there: a parent never sees its children's registrations."
             },
-            listing(registeredNames, "\"").map { "Registered names for '\(typeName)': \($0)." },
+            listing(registeredNames.map(\.debugDescription), "").map { "Registered names for '\(typeName)': \($0)." },
+            details.similarName.map { "Did you mean: \($0.debugDescription)?" },
             listing(conformingTypes, "'").map { "Registered types that conform: \($0)." },
             listing(similarTypes, "'").map { "Did you mean: \($0)?" },
         ].compactMap { $0 }
@@ -176,11 +192,16 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private var hint: String {
         switch reason {
         case .missingRegistration:
-            if let madeByParent = details.madeByParent {
+            if let similarName = details.similarName {
+                "ask for the registered name: \(details.containerSpelling).resolve(\(typeName).self, name: \(similarName.debugDescription))."
+            } else if let madeByParent = details.madeByParent {
                 "register \(subject) in the parent container, or register '\(madeByParent)' in the child container "
                     + "too, so the child makes it with its own dependencies."
             } else {
                 "register it: \(details.containerSpelling).register { \(suggestion)\(named) }"
+                    + (conformingTypes.first.map {
+                        ", or register the instance as the protocol: Shared { \($0)() as any \(typeName) }"
+                    } ?? "")
             }
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
@@ -259,7 +280,8 @@ extension DIContainer {
             .init(
                 reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
                 similarTypes: similar, registeredNames: Set(names).sorted(),
-                containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent))
+                containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent,
+                similarName: key.name.flatMap { Self.closest(to: $0, in: names) }))
     }
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
@@ -270,6 +292,25 @@ extension DIContainer {
         return ResolutionError(
             reason: .dependencyCycle(cycle: cycle + [requested.displayName]), key: requested,
             path: pathReaching(requested))
+    }
+
+    /// The name in `names` a typo of `name` would be (at most a third of its characters changed), if any.
+    private static func closest(to name: String, in names: [String]) -> String? {
+        names.map { ($0, editDistance(Array(name), Array($0))) }.filter { $0.1 <= max(1, name.count / 3) }
+            .min { $0.1 < $1.1 }?.0
+    }
+
+    /// How many characters to insert, delete or replace to turn `a` into `b` (Levenshtein distance).
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var row = [i + 1]
+            for (j, y) in b.enumerated() {
+                row.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, row[j] + 1))
+            }
+            previous = row
+        }
+        return previous[b.count]
     }
 
     private static func resembles(_ candidate: String, _ requested: String) -> Bool {
