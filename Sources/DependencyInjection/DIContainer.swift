@@ -38,6 +38,8 @@ public final class DIContainer: @unchecked Sendable {
         var bootstrapsAfterReset: Bool
         /// How many registrations were installed, for ordering listings.
         var installedCount = 0
+        /// The same type and name registered twice in one `register` call or `Module`, for `validate()`.
+        var duplicates: [ResolutionError] = []
     }
 
     var slots: [Key: Slot] {
@@ -182,11 +184,22 @@ extension DIContainer {
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
             var replaced: [Slot] = []
+            var seen: [Key: RegistrationSpec] = [:]
             for spec in module.plans {
                 registry.value.installedCount += 1
                 let entry = Entry(spec, sequence: registry.value.installedCount)
                 // Registering a type as itself adds nothing: its own slot already serves it.
                 let aliases = spec.aliases.filter { $0.type != spec.type }.map { (Key($0.type, name: spec.name), $0) }
+                // One module included twice registers the same lines again: no duplicate.
+                for key in [spec.key] + aliases.map(\.0) {
+                    if let first = seen.updateValue(spec, forKey: key),
+                        (first.fileID, first.line) != (spec.fileID, spec.line)
+                    {
+                        let reason = ResolutionError.Reason.duplicateRegistration(
+                            first: first.summary, second: spec.summary)
+                        registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
+                    }
+                }
                 replaced += ([(entry.key, nil)] + aliases).compactMap { key, alias in
                     slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
                 }
@@ -356,7 +369,10 @@ extension DIContainer {
     /// Forgets every registration and instance.
     public func reset() {
         mutate("reset") { () -> [Key: Slot] in
-            defer { (slots, registry.value.needsBootstrap) = ([:], registry.value.bootstrapsAfterReset) }
+            defer {
+                (slots, registry.value.needsBootstrap) = ([:], registry.value.bootstrapsAfterReset)
+                registry.value.duplicates = []
+            }
             return slots
         }
     }
@@ -394,15 +410,17 @@ extension DIContainer {
     /// A copy with the same registrations (after `registerDependencies()` has run) and no
     /// instances; its ancestors are copied too, so nothing it makes reaches the source.
     /// `copies` maps each source entry to its copy.
-    func isolatedCopy(copies: inout [ObjectIdentifier: Entry]) -> DIContainer {
+    func isolatedCopy(copies: inout [ObjectIdentifier: Entry], forValidation: Bool = false) -> DIContainer {
         Resolution.lock.withLock {
             bootstrapIfNeeded()
-            let copy = DIContainer(parent: parent?.isolatedCopy(copies: &copies), bootstraps: false)
+            let parent = parent?.isolatedCopy(copies: &copies, forValidation: forValidation)
+            let copy = DIContainer(parent: parent, bootstraps: false)
+            copy.registry.value.duplicates = registry.value.duplicates
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
-                let entry = copies[id] ?? slot.entry.freshCopy()
+                let entry = copies[id] ?? slot.entry.freshCopy(forValidation: forValidation)
                 copies[id] = entry
                 copy.slots[key] = Slot(entry: entry, alias: slot.alias)
             }

@@ -59,13 +59,50 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
         return try body()
     }
 
-    /// Releases every hold this thread has on the lock; for a thread that will never return to
-    /// the code that took them (a parked validation probe). Call only while holding the lock.
-    func unlockCompletely() {
+    /// Releases every hold this thread has on the lock, for a thread that will never return to the
+    /// code that took them (a parked validation probe) or that takes them back (``relock(_:)``).
+    /// Call only while holding the lock; returns how many holds it released.
+    @discardableResult
+    func unlockCompletely() -> Int {
         // Read once, while this thread holds the lock: after the last unlock it is another's.
         let holds = holdCount
         for _ in 0..<holds { unlock() }
+        return holds
     }
+
+    /// Takes the lock `holds` times, as ``unlockCompletely()`` found it.
+    func relock(_ holds: Int) { for _ in 0..<holds { lock() } }
+}
+
+/// Runs `body` on a new detached thread of the library's own: a `validate()` probe that parks for
+/// good must not take one of Dispatch's pooled workers from the rest of the process.
+func startThread(_ body: @escaping @Sendable () -> Void) {
+    // The body travels as the thread's context: retained once here, released once by the thread.
+    let context = Unmanaged.passRetained(Handoff(body)).toOpaque()
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    #if canImport(Darwin)
+        var thread: pthread_t?
+    #else
+        var thread = pthread_t()
+    #endif
+    let status = pthread_create(
+        &thread, &attributes,
+        { context in
+            // `context` is the pointer passed below, never nil (optional on some platforms only).
+            let pointer = UnsafeRawPointer(bitPattern: Int(bitPattern: context))!
+            Unmanaged<Handoff<@Sendable () -> Void>>.fromOpaque(pointer).takeRetainedValue().value()
+            return nil
+        }, context)
+    precondition(status == 0, "DependencyInjection: pthread_create failed (\(status)).")
+}
+
+/// Writes `text` to standard error, unbuffered (a warning is not lost if the process then ends).
+func writeToStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
 }
 
 /// How much stack this thread has left: what lets a deep resolution be reported as an error

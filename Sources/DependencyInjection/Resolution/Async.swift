@@ -90,7 +90,7 @@ extension DIContainer {
 
     /// The value of `key` (a `Box`) once an async factory or an actor made it; `nil` when a
     /// synchronous resolve here provides it.
-    private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox? {
+    func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox? {
         // `T?`, where it is not registered itself, awaits the `T` that is.
         let optional = Resolution.lock.withLock { lookup(key) == nil ? key.type as? any OptionalResolvable.Type : nil }
         if let optional, let value = try await provideAsync(Key(optional.wrappedType, name: key.name)) {

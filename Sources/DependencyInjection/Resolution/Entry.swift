@@ -16,6 +16,9 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         var making: AsyncMaking?
         /// Why `prepare()` last failed to make it, for the message of a resolve that finds it not made.
         var preparationError: (any Error)?
+        /// In a `validate()` copy: how it failed, so what needs it later fails at once (where a trap
+        /// could not be parked).
+        var validationFailure: ResolutionError?
         /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
         var dependencies: [Key] = []
         var dependencySet: Set<Key> = []
@@ -83,9 +86,16 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         return value.shared ?? value.weakObject
     }
 
-    /// A copy with the same registration and recorded edges, and no instances.
-    func freshCopy() -> Entry {
+    /// A copy with the same registration and recorded edges, and no instances. For `validate()`,
+    /// one that makes its instance once (a `Shared`, unless `Weak`), and that keeps what an actor or
+    /// an async factory made here already (as after `prepare()`). Lock held.
+    func freshCopy(forValidation: Bool = false) -> Entry {
+        var spec = spec
+        if forValidation, lifetime != .weak { spec.lifetime = .shared }
         let copy = Entry(spec, sequence: sequence)
+        if forValidation, spec.factory.isAsync || spec.factory.isolation.actorName != nil {
+            copy.value.shared = value.shared
+        }
         (copy.value.dependencies, copy.value.dependencySet) = (value.dependencies, value.dependencySet)
         return copy
     }

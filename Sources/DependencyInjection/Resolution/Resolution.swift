@@ -182,6 +182,33 @@ extension DIContainer {
         return result
     }
 
+    /// Runs `body` with the resolution in progress on this thread (`registerDependencies()`) set
+    /// aside and the lock released, so that other threads may resolve (`validate()`'s probes); then
+    /// takes both back. Traps inside a factory, whose half-made state others must not see.
+    static func settingAsideResolution<R>(_ body: () -> R) -> R {
+        Resolution.lock.lock()
+        guard Resolution.state.isResolving else {
+            Resolution.lock.unlock()
+            return body()
+        }
+        if Resolution.state.frames.contains(where: { $0.entry != nil }) {
+            fatalError(
+                "DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
+        }
+        // What is not the resolution's own (task bindings seen, async waits) stays with the lock.
+        var aside = ResolutionState()
+        swap(&aside, &Resolution.state)
+        (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits) = (aside.anyTaskBinding, aside.asyncWaits)
+        let holds = Resolution.lock.unlockCompletely()
+        defer {
+            Resolution.lock.relock(holds)
+            (aside.anyTaskBinding, aside.asyncWaits) = (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits)
+            swap(&aside, &Resolution.state)
+            Resolution.lock.unlock()
+        }
+        return body()
+    }
+
     /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`). Also
     /// what `eager()`, `validate()` and the async API resolve with, inside a resolution scope.
     func resolveStep(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
@@ -265,6 +292,8 @@ extension DIContainer {
             throw error(.notYetMade(actor: actor), for: requested, underlying: entry.value.preparationError)
         }
         if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
+        // Validation: a failed probe's registration fails at once where no thread can park (a probe makes it again).
+        if let failure = entry.value.validationFailure, Resolution.state.probe == nil { throw failure }
         // The container the outermost call asked, for messages, once the first factory runs.
         if Resolution.state.frames.isEmpty { Resolution.state.origin = origin }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in

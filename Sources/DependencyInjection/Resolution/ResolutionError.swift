@@ -41,6 +41,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case functionRegistered
         /// A factory's argument types were inferred as metatypes (`Any.Type`), which no caller means.
         case argumentInferredAsMetatype(String)
+        /// `validate()`: `registration` keeps an instance of `dependency`, which lives shorter (a `Graph`).
+        case lifetimeMismatch(registration: String, dependency: String)
+        /// `validate()`: `registration` runs on any thread and needs `dependency`, which it cannot
+        /// get there even after `prepare()` (a `New` or non-`Sendable` service of an actor).
+        case isolationConflict(registration: String, dependency: String)
+        /// `validate()`: one `register` call or `Module` registers the type and name twice; the second replaces the first.
+        case duplicateRegistration(first: String, second: String)
     }
 
     /// What the error says.
@@ -58,6 +65,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var madeByParent: String?
         /// A registered name close to the requested one (a typo).
         var similarName: String?
+        /// A conforming value type registered as itself (`Shared { Circle() }` where `any Shape` is needed).
+        var conformingValueType: String?
     }
 
     /// Behind one reference: a failing resolution passes the error up through every step, so
@@ -72,6 +81,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// What went wrong.
     public var reason: Reason { details.reason }
+    var key: Key { details.key }
     /// The type that was requested (or registered), as written in source.
     public var typeName: String { details.key.typeName }
     /// The name that was requested, if any.
@@ -142,6 +152,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "\(subject) is a function type: the registration makes a function, not a service."
         case .argumentInferredAsMetatype(let arguments):
             "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
+        case .lifetimeMismatch(let registration, let dependency):
+            "\(registration) depends on \(dependency), which lives shorter: it would keep that instance too long."
+        case .isolationConflict(let registration, let dependency):
+            "\(registration) runs on any thread but depends on \(dependency), which it cannot get there, even after prepare()."
+        case .duplicateRegistration(let first, let second):
+            "\(subject) is registered twice in one register call or Module: \(first), replaced by \(second)."
         }
     }
 
@@ -153,7 +169,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The same error, reached through `step` first (the async factory whose code asked).
     func reached(through step: String) -> ResolutionError {
         var details = details
-        details.path.insert(step, at: 0)
+        if !path.contains(step) { details.path.insert(step, at: 0) }
         return ResolutionError(details)
     }
 
@@ -199,9 +215,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                     + "too, so the child makes it with its own dependencies."
             } else {
                 "register it: \(details.containerSpelling).register { \(suggestion)\(named) }"
-                    + (conformingTypes.first.map {
-                        ", or register the instance as the protocol: Shared { \($0)() as any \(typeName) }"
-                    } ?? "")
+                    + (details.conformingValueType.map { ", or as the protocol: Shared { \($0)() as any \(typeName) }" }
+                        ?? "")
             }
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
@@ -235,6 +250,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "(Shared(Checkout.init) resolves each one), or take arguments: New { resolve, id in Detail(id: id) }."
         case .argumentInferredAsMetatype:
             "write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
+        case .lifetimeMismatch:
+            "give the dependency a lifetime at least as long, make the registration as short-lived, "
+                + "or resolve the dependency where it is used instead of keeping it."
+        case .isolationConflict:
+            "isolate the registration's factory to the dependency's actor (Shared { @MainActor resolve in … }), make "
+                + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
+        case .duplicateRegistration:
+            "remove one of them, or tell them apart with .named(\"…\")."
         case .tooDeep:
             "look for a cycle through many registrations in the path, or make the chain shorter "
                 + "(e.g. resolve part of it lazily with @LazyInject)."
@@ -262,10 +285,10 @@ extension DIContainer {
         let names = slots.compactMap { $0.key.typeID == key.typeID ? $0.key.name : nil }
         let rootTypes = slots.filter { !$0.value.isAlias }.map(\.key.type)
         let isProtocol = Conformance.isExistential(key.type)
-        let conforming = Set(
-            rootTypes.filter { isProtocol && $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }
-                .map(TypeName.of)
-        ).sorted()
+        let conformingTypes = rootTypes.filter {
+            isProtocol && $0 != key.type && Conformance.isSubtype($0, of: key.type) == true
+        }
+        let conforming = Set(conformingTypes.map(TypeName.of)).sorted()
         let requested = key.typeName
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
             .subtracting(conforming).sorted()
@@ -281,7 +304,8 @@ extension DIContainer {
                 reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
                 similarTypes: similar, registeredNames: Set(names).sorted(),
                 containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent,
-                similarName: key.name.flatMap { Self.closest(to: $0, in: names) }))
+                similarName: key.name.flatMap { Self.closest(to: $0, in: names) },
+                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.of)))
     }
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
@@ -302,15 +326,13 @@ extension DIContainer {
 
     /// How many characters to insert, delete or replace to turn `a` into `b` (Levenshtein distance).
     private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
+        var row = Array(0...b.count)
         for (i, x) in a.enumerated() {
-            var row = [i + 1]
-            for (j, y) in b.enumerated() {
-                row.append(min(previous[j] + (x == y ? 0 : 1), previous[j + 1] + 1, row[j] + 1))
+            row = b.indices.reduce(into: [i + 1]) {
+                $0.append(min(row[$1] + (x == b[$1] ? 0 : 1), row[$1 + 1] + 1, $0[$1] + 1))
             }
-            previous = row
         }
-        return previous[b.count]
+        return row[b.count]
     }
 
     private static func resembles(_ candidate: String, _ requested: String) -> Bool {
