@@ -122,9 +122,15 @@ final class ValidationProbe: @unchecked Sendable {
     private func checkInTask(_ indices: [Int]) {
         guard !indices.isEmpty else { return }
         let done = DispatchSemaphore(value: 0)
-        Task.detached {
+        let operation: @Sendable () async -> Void = {
             for index in indices { await self.checkAsync(index) }
             done.signal()
+        }
+        // Off the cooperative pool where it can be: `validate()` may be blocking one of its threads.
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            Task.detached(executorPreference: ProbeExecutor(), operation: operation)
+        } else {
+            Task.detached(operation: operation)
         }
         guard done.wait(timeout: .now() + .seconds(Self.actorTimeout)) == .timedOut else { return }
         Resolution.lock.withLock {
@@ -173,6 +179,16 @@ final class ValidationProbe: @unchecked Sendable {
         finished.signal()
         let never = DispatchSemaphore(value: 0)
         while true { never.wait() }
+    }
+}
+
+/// Runs each job of `validate()`'s task on a new thread of the library's own (a task runs one job
+/// at a time; a default actor's code runs on its task's preferred executor too).
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+private final class ProbeExecutor: TaskExecutor {
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        startThread { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 
