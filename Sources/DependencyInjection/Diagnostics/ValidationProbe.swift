@@ -1,9 +1,10 @@
 import Dispatch
+import Foundation
 
 /// One `validate()`: every registration of a throwaway copy checked once, where its factory may run.
 ///
 /// - Synchronous factories that run on any thread are probed on threads of the library's own
-///   (``startThread(_:)``), never the Dispatch pool. A non-throwing factory whose nested `resolve()`
+///   (`Thread`), never the Dispatch pool. A non-throwing factory whose nested `resolve()`
 ///   fails cannot be unwound: there ``DIContainer/fail(_:file:line:)`` calls ``parkAfterFailure(_:)``,
 ///   which reports the failure, takes back the resolution in progress (nothing half-made is kept),
 ///   releases the lock and parks the thread for good; a new thread goes on with the rest. No
@@ -26,6 +27,8 @@ final class ValidationProbe: @unchecked Sendable {
     private static let parked = Locked(0)
     /// How long `validate()` waits for actors and async factories before it lists the rest as unchecked.
     static let actorTimeout = 10
+    /// How to make a factory that cannot unwind checkable.
+    static let fix = "write it with try resolve.tryResolve(), or register an initializer"
 
     private let copy: DIContainer
     /// Each registration's entry in the copy and the slots it serves there.
@@ -53,10 +56,9 @@ final class ValidationProbe: @unchecked Sendable {
             } else if factory.takesArguments {
                 outcomes[index] = .unchecked("it needs arguments \(Factory.describeArguments(factory.argumentType))")
             } else if elsewhere, !factory.canUnwind {
+                let place = factory.isolation.actorName ?? "an async task"
                 outcomes[index] = .unchecked(
-                    "its factory does not throw and runs on \(factory.isolation.actorName ?? "an async task"), where "
-                        + "a failing resolve() would trap: write it with try resolve.tryResolve(), or register an initializer"
-                )
+                    "it does not throw and runs on \(place), where nothing can park: " + Self.fix)
             } else if onMainActor, factory.canUnwind, !factory.isAsync, onMainOrAnywhere {
                 inline.append(index)
             } else {
@@ -95,7 +97,7 @@ final class ValidationProbe: @unchecked Sendable {
     private func probeOnThreads(_ indices: [Int]) {
         Resolution.lock.withLock { pending = indices[...] }
         while Resolution.lock.withLock({ !pending.isEmpty }) {
-            startThread { self.probePending() }
+            Thread { self.probePending() }.start()
             finished.wait()
         }
     }
@@ -105,8 +107,7 @@ final class ValidationProbe: @unchecked Sendable {
             guard let index = pending.first else { return false }
             if Self.parked.value >= Self.parkLimit, items[index].entry?.spec.factory.canUnwind == false {
                 outcomes[index] = .unchecked(
-                    "validate() parked its limit of \(Self.parkLimit) threads in this process, one per failing factory "
-                        + "that does not throw: write it with try resolve.tryResolve(), or register an initializer")
+                    "validate() parked its \(Self.parkLimit) threads in this process: " + Self.fix)
             } else {
                 Resolution.state.probe = self
                 defer { Resolution.state.probe = nil }
@@ -133,12 +134,9 @@ final class ValidationProbe: @unchecked Sendable {
             Task.detached(operation: operation)
         }
         guard done.wait(timeout: .now() + .seconds(Self.actorTimeout)) == .timedOut else { return }
+        let late = "its actor or async factory did not finish within \(Self.actorTimeout) s (validate() blocks it?)"
         Resolution.lock.withLock {
-            for index in indices where outcomes[index] == nil {
-                outcomes[index] = .unchecked(
-                    "its actor or async factory did not finish within \(Self.actorTimeout) s "
-                        + "(validate() may block the actor it needs: call it elsewhere, or prepare() first)")
-            }
+            for index in indices where outcomes[index] == nil { outcomes[index] = .unchecked(late) }
         }
     }
 
@@ -152,8 +150,7 @@ final class ValidationProbe: @unchecked Sendable {
             Resolution.lock.withLock { outcomes[index] = .resolved }
         } catch {
             let failure =
-                error as? ResolutionError
-                ?? ResolutionError(reason: .factoryFailed, key: keys[0], underlyingError: error)
+                error as? ResolutionError ?? .init(reason: .factoryFailed, key: keys[0], underlyingError: error)
             Resolution.lock.withLock { record(failure, at: index) }
         }
     }
@@ -188,7 +185,7 @@ final class ValidationProbe: @unchecked Sendable {
 private final class ProbeExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        startThread { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        Thread { job.runSynchronously(on: self.asUnownedTaskExecutor()) }.start()
     }
 }
 

@@ -74,37 +74,6 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
     func relock(_ holds: Int) { for _ in 0..<holds { lock() } }
 }
 
-/// Runs `body` on a new detached thread of the library's own: a `validate()` probe that parks for
-/// good must not take one of Dispatch's pooled workers from the rest of the process.
-func startThread(_ body: @escaping @Sendable () -> Void) {
-    // The body travels as the thread's context: retained once here, released once by the thread.
-    let context = Unmanaged.passRetained(Handoff(body)).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    #if canImport(Darwin)
-        var thread: pthread_t?
-    #else
-        var thread = pthread_t()
-    #endif
-    let status = pthread_create(
-        &thread, &attributes,
-        { context in
-            // `context` is the pointer passed below, never nil (optional on some platforms only).
-            let pointer = UnsafeRawPointer(bitPattern: Int(bitPattern: context))!
-            Unmanaged<Handoff<@Sendable () -> Void>>.fromOpaque(pointer).takeRetainedValue().value()
-            return nil
-        }, context)
-    precondition(status == 0, "DependencyInjection: pthread_create failed (\(status)).")
-}
-
-/// Writes `text` to standard error, unbuffered (a warning is not lost if the process then ends).
-func writeToStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-}
-
 /// How much stack this thread has left: what lets a deep resolution be reported as an error
 /// before it overflows, whatever the thread's stack size (512 KiB on Apple's secondary threads).
 enum ThreadStack {
