@@ -5,7 +5,7 @@ extension DIContainer {
     ///     let config = try await DIContainer.resolveAsync(RemoteConfig.self)
     ///
     /// A `Shared` instance is made exactly once, however many tasks resolve it at once. Anything
-    /// else resolves as ``resolve(_:name:)-swift.type.method`` does. The synchronous `resolve`
+    /// else resolves as ``resolve(_:name:file:line:)-swift.type.method`` does. The synchronous `resolve`
     /// keeps its name, so calling it in `async` code compiles unchanged.
     public static func resolveAsync<T>(
         _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
