@@ -9,54 +9,75 @@ extension DIContainer {
     /// Resolves every registration in a throwaway copy and reports what failed.
     ///
     /// It finds missing dependencies and cycles (with their paths), errors thrown by factories,
-    /// registrations of function types and factories whose argument types were inferred as
-    /// `Any.Type`, without touching this container's instances: every factory runs in an
-    /// isolated copy (fresh instances, the same registrations), on a thread of its own.
-    /// Registrations that need arguments, an actor or `await` are listed as not checked.
+    /// factories whose argument types were inferred as `Any.Type`, lifetime mismatches (a `Shared`
+    /// or `Weak` service that keeps a `Graph` one), isolation conflicts (a service made on any thread
+    /// that needs a main-actor or global-actor service it cannot get there) and the same type and
+    /// name registered twice in one `register` call or `Module`, without touching this container's
+    /// instances: every factory runs once, in an isolated copy (fresh instances, the same
+    /// registrations). It judges as the app runs after ``prepare()-swift.method``: async and
+    /// actor-isolated services are made first (or taken as this container made them), main-actor
+    /// factories run on the main actor, global-actor ones on their actor, async ones are awaited.
+    /// Only registrations that need arguments are left unchecked, and, where a failure could not
+    /// be recovered from, non-throwing closures that take a resolver (see ``ValidationReport/unchecked``).
     /// The dependencies it sees are recorded here, so ``dependencyGraph()`` shows them all.
     ///
-    /// It never crashes the process, even when a non-throwing factory's nested `resolve()`
-    /// fails: such a probe reports the failure and parks its thread for good (Swift cannot
-    /// unwind through the factory), and validation goes on with a new copy. Cost: your
-    /// factories run once each (with their side effects, in the copy), plus one parked
-    /// thread per such failure. Run it at startup in debug builds or in a test, not on a hot
-    /// path, and never inside a factory (that traps: the probes need the lock it holds).
+    /// Call it anywhere: on the main thread or another, in async code, in `registerDependencies()`
+    /// (not inside a factory: that traps). It never crashes or hangs: a non-throwing factory whose
+    /// nested `resolve()` fails is probed on a thread of the library's own, which reports the failure
+    /// and parks for good (Swift cannot unwind through the factory); at most 64 such threads park per
+    /// process, then such factories are listed as unchecked. Actors and async factories that do not
+    /// finish within 10 seconds are listed as unchecked too. Run it in a test or at startup of a
+    /// debug build, not on a hot path.
     public func validate() -> ValidationReport {
-        let entries = Resolution.lock.withLock { () -> [(Entry, [Key])] in
-            if Resolution.state.isResolving {
-                fatalError(
-                    "DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
-            }
-            bootstrapIfNeeded()
-            return rootEntries.map { ($0, servedKeys(of: $0)) }
-        }
-        var problems: [ValidationReport.Problem] = []
-        var unchecked: [ValidationReport.Unchecked] = []
-        var pending: [(entry: Entry, keys: [Key])] = []
-        for (entry, keys) in entries {
-            if let problem = entry.spec.validationProblem {
-                problems.append(.init(registration: entry.key.displayName, error: problem))
-            } else if let reason = entry.spec.uncheckableReason {
-                unchecked.append(.init(registration: entry.key.displayName, reason: reason))
-            } else {
-                pending.append((entry, keys))
-            }
-        }
-        var validCount = 0
-        while !pending.isEmpty {
+        Self.settingAsideResolution {
             var copies: [ObjectIdentifier: Entry] = [:]
-            let copy = isolatedCopy(copies: &copies)
-            let failures = ValidationProbe(container: copy, groups: pending.map(\.keys)).run()
-            recordEdges(from: copies, of: pending.map(\.entry))
-            // A parked probe stops at the registration whose failure it reported: what it did not
-            // reach stays pending and gets a new copy and a new thread.
-            problems += zip(pending, failures).compactMap { item, failure in
-                failure.map { .init(registration: item.entry.key.displayName, error: $0) }
+            let copy = isolatedCopy(copies: &copies, forValidation: true)
+            let (entries, items, duplicates) = Resolution.lock.withLock {
+                let entries = rootEntries
+                return (
+                    entries, entries.map { (copies[ObjectIdentifier($0)], servedKeys(of: $0)) },
+                    registry.value.duplicates
+                )
             }
-            validCount += failures.filter { $0 == nil }.count
-            pending.removeFirst(failures.count)
+            let probe = ValidationProbe(copy: copy, items: items)
+            let outcomes = probe.run(entries.map(\.spec), onMainActor: MainActorCheck.isOnMainActor)
+            recordEdges(from: copies, of: entries)
+            var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
+            var unchecked: [ValidationReport.Unchecked] = []
+            var validCount = 0
+            for (entry, outcome) in zip(entries, outcomes) {
+                switch outcome {
+                case .failed(let error)?: problems.append(.init(registration: entry.key.displayName, error: error))
+                case .unchecked(let reason)?:
+                    unchecked.append(.init(registration: entry.key.displayName, reason: reason))
+                case .resolved?: validCount += 1
+                case nil: break
+                }
+            }
+            problems += Resolution.lock.withLock { entries.flatMap(wiringProblems) }
+            return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
         }
-        return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
+    }
+
+    /// Lifetime mismatches and isolation conflicts of `entry`, along its recorded edges. Lock held.
+    private func wiringProblems(of entry: Entry) -> [ValidationReport.Problem] {
+        entry.value.dependencies.compactMap { key in
+            guard let (mine, theirs) = lookup(key).map({ (entry.spec, $0.1.entry.spec) }) else { return nil }
+            let runsAnywhere = mine.factory.isolation.actorName == nil && !mine.factory.isAsync
+            // Off its actor, an actor's service is only ever a Shared one prepare() made (and Sendable, for the main actor).
+            let actor = theirs.factory.isolation.actorName
+            let unreachable =
+                actor != nil && (theirs.lifetime != .shared || (actor == "MainActor" && !theirs.isSendable))
+            let reason: ResolutionError.Reason
+            if mine.lifetime.outlives(theirs.lifetime) {
+                reason = .lifetimeMismatch(registration: mine.summary, dependency: theirs.summary)
+            } else if runsAnywhere, unreachable {
+                reason = .isolationConflict(registration: mine.summary, dependency: theirs.summary)
+            } else {
+                return nil
+            }
+            return .init(registration: entry.key.displayName, error: ResolutionError(reason: reason, key: entry.key))
+        }
     }
 
     /// Every registration: type, name, lifetime, aliases, and where it was registered.
@@ -174,22 +195,12 @@ extension RegistrationSpec {
             isEager: isEager, fileID: fileID, line: line)
     }
 
-    /// Why `validate()` cannot resolve it alone, if it cannot.
-    var uncheckableReason: String? {
-        if factory.takesArguments { return "it needs arguments \(Factory.describeArguments(factory.argumentType))" }
-        return switch factory.isolation {
-        case .none: factory.isAsync ? "its factory is async (prepare() makes it)" : nil
-        case .mainActor: "its factory runs on the main actor"
-        case .globalActor(_, let name): "its factory runs on \(name)"
-        }
-    }
-
     /// A registration that can never be resolved as meant: an argument inferred as a metatype
-    /// (`New { _, id in … "\(id)" }` infers `Any.Type`). (A function type as the service is
-    /// refused when it is registered.)
+    /// (`New { _, id in … "\(id)" }` infers `Any.Type`; a metatype written out, `owner: Repo.Type`,
+    /// is meant). (A function type as the service is refused when it is registered.)
     var validationProblem: ResolutionError? {
-        let arguments = Factory.describeArguments(factory.argumentType)
-        guard factory.takesArguments, arguments.contains(".Type") else { return nil }
-        return ResolutionError(reason: .argumentInferredAsMetatype(arguments), key: key)
+        guard factory.parameterTypes.contains(where: { $0 == Any.Type.self }) else { return nil }
+        return ResolutionError(
+            reason: .argumentInferredAsMetatype(Factory.describeArguments(factory.argumentType)), key: key)
     }
 }

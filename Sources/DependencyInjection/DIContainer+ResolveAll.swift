@@ -11,16 +11,22 @@ extension DIContainer {
     /// Each one resolves as `resolve(_:name:)` would (its lifetime, its decorators), all in one
     /// resolution. A container's registrations shadow its parent's of the same name; none: `[]`.
     @inlinable
-    public static func resolveAll<T>(_ type: T.Type = T.self) -> [T] { resolvedAllOrFail(type, from: nil) }
+    public static func resolveAll<T>(
+        _ type: T.Type = T.self, file: StaticString = #fileID, line: UInt = #line
+    ) -> [T] { resolvedAllOrFail(type, from: nil, file: file, line: line) }
 
     /// Resolves every registration of `T` (see ``resolveAll(_:)-swift.type.method``).
     @inlinable
-    public func resolveAll<T>(_ type: T.Type = T.self) -> [T] { Self.resolvedAllOrFail(type, from: reference) }
+    public func resolveAll<T>(
+        _ type: T.Type = T.self, file: StaticString = #fileID, line: UInt = #line
+    ) -> [T] { Self.resolvedAllOrFail(type, from: reference, file: file, line: line) }
 
     /// Every `T` the container `source` reaches (``current`` when `nil`) registers, or a trap.
     @inlinable
-    static func resolvedAllOrFail<T>(_: T.Type, from source: ContainerReference?) -> [T] {
-        do { return try resolveAllBoxes(T.self, from: source).map(unbox) } catch { fail(error) }
+    static func resolvedAllOrFail<T>(
+        _: T.Type, from source: ContainerReference?, file: StaticString, line: UInt
+    ) -> [T] {
+        do { return try resolveAllBoxes(T.self, from: source).map(unbox) } catch { fail(error, file: file, line: line) }
     }
 
     /// The values (`Box`es) of every registration of `type`, made through the one resolution path.

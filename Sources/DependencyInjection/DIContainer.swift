@@ -42,6 +42,8 @@ public final class DIContainer: @unchecked Sendable {
         var decorators: [Decorator] = []
         /// Strict tests: resolves of registrations up to `baseline` (production) are reported (see `reportResolves`).
         var strict: (baseline: Int, report: @Sendable (_ registration: String, _ path: [String]) -> Void)?
+        /// The same type and name registered twice in one `register` call or `Module`, for `validate()`.
+        var duplicates: [ResolutionError] = []
     }
 
     var slots: [Key: Slot] {
@@ -95,11 +97,11 @@ public final class DIContainer: @unchecked Sendable {
     }
 
     /// Traps with the error's message; on a `validate()` probe thread, reports it and parks the
-    /// thread instead (a non-throwing factory cannot be unwound).
+    /// thread instead (a non-throwing factory cannot be unwound). `file` and `line` are the caller's.
     @usableFromInline
-    static func fail(_ error: ResolutionError) -> Never {
+    static func fail(_ error: ResolutionError, file: StaticString = #fileID, line: UInt = #line) -> Never {
         if let probe = Resolution.lock.withLock({ Resolution.state.probe }) { probe.parkAfterFailure(error) }
-        fatalError(error.description)
+        fatalError(error.description, file: file, line: line)
     }
 }
 
@@ -118,23 +120,24 @@ extension DIContainer {
     /// closure Swift does not isolate to the actor (it does not use `self`) is made on the actor
     /// and stays there, as if its closure were isolated to it.
     public static func register(
-        @RegistrationBuilder _ registrations: () -> Module, isolation: isolated (any Actor)? = #isolation
-    ) {
-        current.register(registrations().bound(to: isolation))
-    }
+        @RegistrationBuilder _ registrations: () -> Module, isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID, line: UInt = #line
+    ) { current.register(registrations().bound(to: isolation), file: file, line: line) }
 
     /// Registers one registration on ``current``; traps on a registration error.
-    public static func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
-        current.register(Module(registration))
-    }
+    public static func register<Value, Scope>(
+        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+    ) { current.register(Module(registration), file: file, line: line) }
 
     /// Registers one registration of a `Sendable` value on ``current``; traps on a registration error.
-    public static func register<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
-        current.register(Module(registration))
-    }
+    public static func register<Value: Sendable, Scope>(
+        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+    ) { current.register(Module(registration), file: file, line: line) }
 
     /// Registers a module on ``current``; traps on a registration error.
-    public static func register(_ module: Module) { current.register(module) }
+    public static func register(_ module: Module, file: StaticString = #fileID, line: UInt = #line) {
+        current.register(module, file: file, line: line)
+    }
 
     /// Registers on ``current``, throwing instead of trapping; on error nothing changes.
     ///
@@ -160,21 +163,24 @@ extension DIContainer {
 
     /// Registers everything the builder lists; traps on a registration error.
     public func register(
-        @RegistrationBuilder _ registrations: () -> Module, isolation: isolated (any Actor)? = #isolation
-    ) {
-        register(registrations().bound(to: isolation))
-    }
+        @RegistrationBuilder _ registrations: () -> Module, isolation: isolated (any Actor)? = #isolation,
+        file: StaticString = #fileID, line: UInt = #line
+    ) { register(registrations().bound(to: isolation), file: file, line: line) }
 
     /// Registers one registration; traps on a registration error.
-    public func register<Value, Scope>(_ registration: Registration<Value, Scope>) { register(Module(registration)) }
+    public func register<Value, Scope>(
+        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+    ) { register(Module(registration), file: file, line: line) }
 
     /// Registers one registration of a `Sendable` value; traps on a registration error.
-    public func register<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
-        register(Module(registration))
-    }
+    public func register<Value: Sendable, Scope>(
+        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+    ) { register(Module(registration), file: file, line: line) }
 
     /// Registers a module; traps on a registration error.
-    public func register(_ module: Module) { do { try install(module) } catch { Self.fail(error) } }
+    public func register(_ module: Module, file: StaticString = #fileID, line: UInt = #line) {
+        do { try install(module) } catch { Self.fail(error, file: file, line: line) }
+    }
 
     /// Registers everything the builder lists, throwing instead of trapping.
     public func tryRegister(
@@ -210,11 +216,22 @@ extension DIContainer {
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
             var replaced: [Slot] = []
+            var seen: [Key: RegistrationSpec] = [:]
             for spec in module.plans {
                 registry.value.installedCount += 1
                 let entry = Entry(spec, sequence: registry.value.installedCount)
                 // Registering a type as itself adds nothing: its own slot already serves it.
                 let aliases = spec.aliases.filter { $0.type != spec.type }.map { (Key($0.type, name: spec.name), $0) }
+                // One module included twice registers the same lines again: no duplicate.
+                for key in [spec.key] + aliases.map(\.0) {
+                    if let first = seen.updateValue(spec, forKey: key),
+                        (first.fileID, first.line) != (spec.fileID, spec.line)
+                    {
+                        let reason = ResolutionError.Reason.duplicateRegistration(
+                            first: first.summary, second: spec.summary)
+                        registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
+                    }
+                }
                 replaced += ([(entry.key, nil)] + aliases).compactMap { key, alias in
                     slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
                 }
@@ -260,9 +277,9 @@ extension DIContainer {
     ///
     /// `Optional<T>` resolves to `nil` when `T` is not registered.
     @inlinable
-    public static func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        resolvedOrFail(type, name: name, .none)
-    }
+    public static func resolve<T>(
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T { resolvedOrFail(type, name: name, .none, file: file, line: line) }
 
     /// Resolves a `T` made with arguments from ``current``; traps on failure.
     ///
@@ -270,9 +287,11 @@ extension DIContainer {
     ///     DIContainer.resolve(PresenterProtocol.self) { ("argument 1", 23, "argument 3") }
     @inlinable
     public static func resolve<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
-        resolvedOrFail(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()))
+        resolvedOrFail(
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), file: file, line: line)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
@@ -291,17 +310,19 @@ extension DIContainer {
 
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
     @inlinable
-    public func resolve<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        Self.resolvedOrFail(type, name: name, .none, from: reference)
-    }
+    public func resolve<T>(
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T { Self.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line) }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
     public func resolve<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
         Self.resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference,
+            file: file, line: line)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -398,7 +419,7 @@ extension DIContainer {
     /// Forgets every registration (decorators too) and instance.
     public func reset() {
         mutate("reset") { () -> ([Key: Slot], [Decorator]) in
-            defer { (slots, registry.value.decorators) = ([:], []) }
+            defer { (slots, registry.value.decorators, registry.value.duplicates) = ([:], [], []) }
             defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
             return (slots, registry.value.decorators)
         }
@@ -438,17 +459,19 @@ extension DIContainer {
     /// A copy with the same registrations (after `registerDependencies()` has run) and no
     /// instances; its ancestors are copied too, so nothing it makes reaches the source.
     /// `copies` maps each source entry to its copy.
-    func isolatedCopy(copies: inout [ObjectIdentifier: Entry]) -> DIContainer {
+    func isolatedCopy(copies: inout [ObjectIdentifier: Entry], forValidation: Bool = false) -> DIContainer {
         Resolution.lock.withLock {
             bootstrapIfNeeded()
-            let copy = DIContainer(parent: parent?.isolatedCopy(copies: &copies), bootstraps: false)
+            let parent = parent?.isolatedCopy(copies: &copies, forValidation: forValidation)
+            let copy = DIContainer(parent: parent, bootstraps: false)
+            copy.registry.value.duplicates = registry.value.duplicates
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
             copy.registry.value.decorators = registry.value.decorators
             copy.registry.value.strict = registry.value.strict
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
-                let entry = copies[id] ?? slot.entry.freshCopy()
+                let entry = copies[id] ?? slot.entry.freshCopy(forValidation: forValidation)
                 copies[id] = entry
                 copy.slots[key] = Slot(entry: entry, alias: slot.alias)
             }

@@ -15,6 +15,16 @@ func say(_ line: String) {
 
 print("DependencyInjection example: a small shop app, wired step by step.")
 
+// Debug builds check the whole graph at launch: every registration, async and main-actor ones
+// included, resolved once in a throwaway copy. A problem stops the launch with the report.
+#if DEBUG
+    let launchReport = DIContainer.validate()
+    precondition(launchReport.isValid, "\(launchReport)")
+    print(
+        "validate() at launch: \(launchReport.validCount) registration(s) resolved, \(launchReport.unchecked.count) not checked."
+    )
+#endif
+
 step(1, "Registration and startup")
 say("AppDependencies.swift registers four modules (networking, logging, purchases, catalog)")
 say("in `registerDependencies()`, which runs by itself on the first use of DIContainer.shared.")

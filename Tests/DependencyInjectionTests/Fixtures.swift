@@ -91,6 +91,7 @@ final class MockGreeting: Greeting { let text = "mock" }
 extension DIContainer: DependencyRegistering {
     public static func registerDependencies() {
         register(Shared(ProductionGreeting() as Greeting))
+        if let capture = ValidationCapture.current.get() { capture.report = validate() }
     }
 }
 

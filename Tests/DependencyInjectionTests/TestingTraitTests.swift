@@ -152,3 +152,21 @@ struct ContainerOfYourOwnTraitTests {
         #expect(try traitBox.tryResolve(Payments.self) is LivePayments)
     }
 }
+
+/// A suite's overrides apply to a test that copies a container of its own (the Testing article:
+/// the suite's scope encloses the test's); the test's own overrides win.
+@Suite(.timeLimit(.minutes(1)), .dependencies { Shared(Engine.init) })
+struct SuiteOverridesWithAContainerOfYourOwnTests {
+    @Test(.dependencies(on: traitBox))
+    func suiteOverridesApplyToTheCopyOfTheTestsContainer() throws {
+        _ = try DIContainer.tryResolve(Engine.self)
+        #expect(try DIContainer.tryResolve(Payments.self) is LivePayments)
+        #expect((try? traitBox.tryResolve(Engine.self)) == nil)
+    }
+
+    @Test(.dependencies(on: traitBox) { Shared(MockPayments() as Payments) })
+    func theTestsOverridesWin() throws {
+        _ = try DIContainer.tryResolve(Engine.self)
+        #expect(try DIContainer.tryResolve(Payments.self) is MockPayments)
+    }
+}

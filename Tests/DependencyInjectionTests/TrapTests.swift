@@ -141,6 +141,27 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// A trap names the line that asked, not the library's: the `resolve`, `register` or nested
+    /// `resolve()` call, or a property wrapper's declaration.
+    @Test(arguments: [
+        ("missingRegistration", "_ = box.resolve(Router.self)"),
+        ("aliasNotConforming", "box.register(Shared(Engine(), as: Router.self))"),
+        ("missingNestedDependencyInPlainFactory", "RouterImpl(config: resolve())"),
+        ("injectMissing", "@Inject var router: Router"),
+        ("lazyInjectMissing", "@LazyInject var router: Router"),
+    ])
+    func trapNamesTheCallersFileAndLine(scenario: String, code: String) throws {
+        let run = try TrapRun.run(scenario)
+        let location = try #require(
+            run.stderr.components(separatedBy: ": Fatal error: ").first?.split(separator: "\n").last)
+        #expect(location.hasPrefix("TrapScenarios/main.swift:"), "\(run.stderr)")
+        let source = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../TrapScenarios/main.swift"), encoding: .utf8)
+        let line = try #require(Int(location.split(separator: ":").last ?? ""))
+        #expect(source.components(separatedBy: "\n")[line - 1].contains(code), "\(location)")
+    }
+
     /// Traps that have no throwing twin: misuse that only a trap can report.
     @Test(arguments: [
         ("resetInsideFactory", "reset() was called on a container while it was resolving 'Engine'."),

@@ -35,7 +35,7 @@ struct Key: Hashable, Sendable {
     /// `Router` or `Router (name: "primary")`.
     var displayName: String {
         guard let name else { return typeName }
-        return "\(typeName) (name: \"\(name)\")"
+        return "\(typeName) (name: \(name.debugDescription))"
     }
 }
 

@@ -89,13 +89,19 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
         return try body()
     }
 
-    /// Releases every hold this thread has on the lock; for a thread that will never return to
-    /// the code that took them (a parked validation probe). Call only while holding the lock.
-    func unlockCompletely() {
+    /// Releases every hold this thread has on the lock, for a thread that will never return to the
+    /// code that took them (a parked validation probe) or that takes them back (``relock(_:)``).
+    /// Call only while holding the lock; returns how many holds it released.
+    @discardableResult
+    func unlockCompletely() -> Int {
         // Read once, while this thread holds the lock: after the last unlock it is another's.
         let holds = holdCount
         for _ in 0..<holds { unlock() }
+        return holds
     }
+
+    /// Takes the lock `holds` times, as ``unlockCompletely()`` found it.
+    func relock(_ holds: Int) { for _ in 0..<holds { lock() } }
 }
 
 /// How much stack this thread has left: what lets a deep resolution be reported as an error

@@ -12,9 +12,12 @@ public struct Inject<Value> {
     /// The resolved dependency.
     public let wrappedValue: Value
 
-    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one); a failure traps
+    /// naming the property's declaration (`file`, `line`).
     @inlinable
-    public init(name: String? = nil) { wrappedValue = DIContainer.resolve(Value.self, name: name) }
+    public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        wrappedValue = DIContainer.resolve(Value.self, name: name, file: file, line: line)
+    }
 }
 
 extension Inject: Sendable where Value: Sendable {}
@@ -30,9 +33,12 @@ public struct MutableInject<Value> {
     /// The resolved dependency, or what was set since.
     public var wrappedValue: Value
 
-    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one).
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one); a failure traps
+    /// naming the property's declaration (`file`, `line`).
     @inlinable
-    public init(name: String? = nil) { wrappedValue = DIContainer.resolve(Value.self, name: name) }
+    public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        wrappedValue = DIContainer.resolve(Value.self, name: name, file: file, line: line)
+    }
 }
 
 extension MutableInject: Sendable where Value: Sendable {}

@@ -13,7 +13,9 @@ public struct InjectAll<Element> {
 
     /// Resolves every registration of `Element`.
     @inlinable
-    public init() { wrappedValue = DIContainer.resolveAll(Element.self) }
+    public init(file: StaticString = #fileID, line: UInt = #line) {
+        wrappedValue = DIContainer.resolveAll(Element.self, file: file, line: line)
+    }
 }
 
 extension InjectAll: Sendable where Element: Sendable {}

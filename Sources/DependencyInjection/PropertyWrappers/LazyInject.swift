@@ -12,8 +12,11 @@
 public struct LazyInject<Value> {
     let storage: LazyStorage<Value>
 
-    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
-    public init(name: String? = nil) { storage = LazyStorage(name: name) }
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access;
+    /// a failure traps naming the property's declaration (`file`, `line`).
+    public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        storage = LazyStorage(container: .current, name: name, file: file, line: line)
+    }
 
     /// The dependency, resolved on first access.
     public var wrappedValue: Value { storage.value }
@@ -38,8 +41,11 @@ extension LazyInject: Sendable where Value: Sendable {}
 public struct MutableLazyInject<Value> {
     private var storage: LazyStorage<Value>
 
-    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access.
-    public init(name: String? = nil) { storage = LazyStorage(name: name) }
+    /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access;
+    /// a failure traps naming the property's declaration (`file`, `line`).
+    public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
+        storage = LazyStorage(container: .current, name: name, file: file, line: line)
+    }
 
     /// The dependency, resolved on first access unless a value was set before.
     public var wrappedValue: Value {
@@ -93,17 +99,20 @@ final class LazyStorage<Value>: @unchecked Sendable {
     private let isShared: Bool
     private let name: String?
     private var resolved: Value?
+    /// The property's declaration, for a trap.
+    private let file: StaticString
+    private let line: UInt
 
-    init(container: DIContainer? = DIContainer.current, name: String?, resolved: Value? = nil) {
+    init(container: DIContainer?, name: String?, file: StaticString, line: UInt, resolved: Value? = nil) {
         isShared = container === DIContainer.shared
         if !isShared { self.container = container }
-        self.name = name
-        self.resolved = resolved
+        (self.name, self.file, self.line, self.resolved) = (name, file, line, resolved)
     }
 
     func copy() -> LazyStorage {
         Resolution.lock.withLock {
-            LazyStorage(container: isShared ? .shared : container, name: name, resolved: resolved)
+            LazyStorage(
+                container: isShared ? .shared : container, name: name, file: file, line: line, resolved: resolved)
         }
     }
 
@@ -114,7 +123,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
                     try Resolution.lock.withLock { () throws(ResolutionError) in try resolvedOnce() }
                 }
             } catch {
-                DIContainer.fail(error)
+                DIContainer.fail(error, file: file, line: line)
             }
         }
         set {

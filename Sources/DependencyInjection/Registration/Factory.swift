@@ -65,17 +65,18 @@ struct Factory: @unchecked Sendable {
     /// from one argument of a function type).
     let parameterTypes: [any Any.Type]
     var isolation: Isolation
+    /// `false` for a closure that takes a resolver and does not throw: a failing `resolve()` in it
+    /// can only trap, so `validate()` runs it only where it can park the thread.
+    let canUnwind: Bool
     let make: Make
 
     @usableFromInline
     init(
         argumentType: any Any.Type = Void.self, parameterTypes: [any Any.Type] = [], isolation: Isolation = .none,
-        _ make: Make
+        canUnwind: Bool = true, _ make: Make
     ) {
-        self.argumentType = argumentType
-        self.parameterTypes = parameterTypes
-        self.isolation = isolation
-        self.make = make
+        (self.argumentType, self.parameterTypes, self.isolation) = (argumentType, parameterTypes, isolation)
+        (self.canUnwind, self.make) = (canUnwind, make)
     }
 
     /// An async factory. Calling it runs it on its closure's actor, if it has one, so it needs no

@@ -18,6 +18,16 @@ public enum Lifetime: String, Sendable, CustomStringConvertible {
 
     /// The lifetime as written in a registration: `Shared`, `New`, `Weak`, `Graph` or `Scoped`.
     public var description: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
+
+    /// How long one instance is shared, for `validate()`: 0 never (`New`: whoever resolves it owns it),
+    /// 1 for one resolution (`Graph`), 3 for as long as the container or a holder wants it. A lifetime
+    /// bounded in between (a scope's) ranks 2.
+    var sharingRank: Int { [.new: 0, .graph: 1][self] ?? 3 }
+
+    /// Whether a service of this lifetime would keep a `dependency` instance past its bounded lifetime.
+    func outlives(_ dependency: Lifetime) -> Bool {
+        (1..<3).contains(dependency.sharingRank) && sharingRank > dependency.sharingRank
+    }
 }
 
 /// A marker type that selects a ``Lifetime`` for a ``Registration``.

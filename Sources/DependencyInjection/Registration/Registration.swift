@@ -55,13 +55,15 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     /// A throwing factory's error reaches `tryResolve` as a ``ResolutionError`` that keeps it.
     @inlinable
-    public init<each Alias>(
-        _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
+    public init<Failure: Error, each Alias>(
+        _ make: @escaping (Resolver) throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            Factory(isolation: .init(isolation), .boxing { resolver, _ in try make(resolver) }),
-            aliases: repeat each aliases, fileID: fileID, line: line)
+            Factory(
+                isolation: .init(isolation), canUnwind: Failure.self != Never.self,
+                .boxing { resolver, _ in try make(resolver) }), aliases: repeat each aliases, fileID: fileID, line: line
+        )
     }
 
     /// Registers an initializer (or any function) whose parameters are registered services:
@@ -118,8 +120,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            { @MainActor (_: Resolver) throws(Failure) in try make() }, as: repeat each aliases, fileID: fileID,
-            line: line)
+            // Untyped: a function without a resolver has no `resolve()` to fail (see `canUnwind`).
+            { @MainActor (_: Resolver) throws in try make() }, as: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers a `@MainActor` closure that resolves the value's own dependencies.
@@ -128,7 +130,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            Factory(isolation: .mainActor, .boxing { resolver, _ in try onMainActor(resolver) { try make($0) } }),
+            Factory(
+                isolation: .mainActor, canUnwind: Failure.self != Never.self,
+                .boxing { resolver, _ in try onMainActor(resolver) { try make($0) } }),
             aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
@@ -329,7 +333,7 @@ private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input
 struct RegistrationSpec {
     let type: any Any.Type
     var name: String?
-    let lifetime: Lifetime
+    var lifetime: Lifetime
     var factory: Factory
     let aliases: [AliasSpec]
     /// For `Weak` registrations: how to keep a value by a weak reference.
@@ -355,6 +359,12 @@ struct RegistrationSpec {
         case .mainActor: !MainActorCheck.isOnMainActor
         case .globalActor: true
         }
+    }
+
+    /// `'Cache' (Shared, App/Deps.swift:12)`, with its actor if it has one: for messages naming two.
+    var summary: String {
+        let traits = [lifetime.description, factory.isolation.actorName.map { "on \($0)" }, "\(fileID):\(line)"]
+        return "'\(key.displayName)' (\(traits.compactMap { $0 }.joined(separator: ", ")))"
     }
 
     /// What makes the registration invalid, checked before anything is installed.

@@ -26,7 +26,7 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
     ///     Logger (name: "audit") — Shared — App/AppDependencies.swift:15
     public var description: String {
         var text = typeName
-        if let name { text += " (name: \"\(name)\")" }
+        if let name { text += " (name: \(name.debugDescription))" }
         text += " — \(lifetime)" + (scope.map { "(\($0.name))" } ?? "")
         if !aliases.isEmpty { text += ", as \(aliases.joined(separator: ", "))" }
         if !argumentTypes.isEmpty { text += ", arguments (\(argumentTypes.joined(separator: ", ")))" }

@@ -5,7 +5,7 @@ extension DIContainer {
     ///     let config = try await DIContainer.resolveAsync(RemoteConfig.self)
     ///
     /// A `Shared` instance is made exactly once, however many tasks resolve it at once. Anything
-    /// else resolves as ``resolve(_:name:)-swift.type.method`` does. The synchronous `resolve`
+    /// else resolves as ``resolve(_:name:file:line:)-swift.type.method`` does. The synchronous `resolve`
     /// keeps its name, so calling it in `async` code compiles unchanged.
     public static func resolveAsync<T>(
         _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
@@ -96,6 +96,12 @@ extension DIContainer {
                 !waitsForAnother(failure.error) || failures.count == pending.count
             {
                 if deferring, waitsForAnother(failure.error) { return failures.map(\.service) }
+                // Kept for the message of a synchronous resolve that finds them not made.
+                Resolution.lock.withLock {
+                    for (service, error) in failures {
+                        service.owner.slots[service.key]?.entry.value.preparationError = error
+                    }
+                }
                 throw failure.error
             }
             pending = failures.map(\.service)
@@ -105,7 +111,7 @@ extension DIContainer {
 
     /// The value of `key` (a `Box`), made by an async factory, on an actor, or here; `isolation`
     /// is where the caller runs (a value that is not `Sendable` never leaves its factory's actor).
-    private func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox {
+    func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox {
         // `T?`, where it is not registered itself, awaits the `T` that is.
         let optional = Resolution.lock.withLock { lookup(key) == nil ? key.type as? any OptionalResolvable.Type : nil }
         if let optional, Resolution.lock.withLock({ lookup(Key(optional.wrappedType, name: key.name)) != nil }) {
@@ -235,7 +241,8 @@ extension DIContainer {
                     try await activate { try await make(Resolver(self)) }
                 })
         } catch {
-            result = .failure(error)
+            // A failure inside names the async service on its path.
+            result = .failure((error as? ResolutionError)?.reached(through: making.requested.displayName) ?? error)
         }
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }

@@ -14,6 +14,11 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         var isMaking = false
         /// An async factory of this entry running now: later async resolves await it.
         var making: AsyncMaking?
+        /// Why `prepare()` last failed to make it, for the message of a resolve that finds it not made.
+        var preparationError: (any Error)?
+        /// In a `validate()` copy: how it failed, so what needs it later fails at once (where a trap
+        /// could not be parked).
+        var validationFailure: ResolutionError?
         /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
         var dependencies: [Key] = []
         var dependencySet: Set<Key> = []
@@ -111,9 +116,16 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         return run.value.removeValue(forKey: ObjectIdentifier(self))
     }
 
-    /// A copy with the same registration and recorded edges, and no instances.
-    func freshCopy() -> Entry {
+    /// A copy with the same registration and recorded edges, and no instances. For `validate()`,
+    /// one that makes its instance once (a `Shared`, unless `Weak`), and that keeps what an actor or
+    /// an async factory made here already (as after `prepare()`). Lock held.
+    func freshCopy(forValidation: Bool = false) -> Entry {
+        var spec = spec
+        if forValidation, lifetime != .weak { spec.lifetime = .shared }
         let copy = Entry(spec, sequence: sequence)
+        if forValidation, spec.factory.isAsync || spec.factory.isolation.actorName != nil {
+            copy.value.shared = value.shared
+        }
         (copy.value.dependencies, copy.value.dependencySet) = (value.dependencies, value.dependencySet)
         return copy
     }

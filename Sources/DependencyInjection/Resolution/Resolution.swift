@@ -128,9 +128,12 @@ extension DIContainer {
     /// ``resolved(_:name:_:from:)``, trapping with the error's message on failure.
     @inlinable
     static func resolvedOrFail<T>(
-        _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil
+        _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
+        file: StaticString, line: UInt
     ) -> T {
-        do { return try resolved(type, name: name, arguments, from: source) } catch { fail(error) }
+        do { return try resolved(type, name: name, arguments, from: source) } catch {
+            fail(error, file: file, line: line)
+        }
     }
 
     /// The one resolution path behind every API: the wrappers, the static API, `tryResolve`,
@@ -188,6 +191,33 @@ extension DIContainer {
             throw error
         }
         return result
+    }
+
+    /// Runs `body` with the resolution in progress on this thread (`registerDependencies()`) set
+    /// aside and the lock released, so that other threads may resolve (`validate()`'s probes); then
+    /// takes both back. Traps inside a factory, whose half-made state others must not see.
+    static func settingAsideResolution<R>(_ body: () -> R) -> R {
+        Resolution.lock.lock()
+        guard Resolution.state.isResolving else {
+            Resolution.lock.unlock()
+            return body()
+        }
+        if Resolution.state.frames.contains(where: { $0.entry != nil }) {
+            fatalError(
+                "DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
+        }
+        // What is not the resolution's own (task bindings seen, async waits) stays with the lock.
+        var aside = ResolutionState()
+        swap(&aside, &Resolution.state)
+        (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits) = (aside.anyTaskBinding, aside.asyncWaits)
+        let holds = Resolution.lock.unlockCompletely()
+        defer {
+            Resolution.lock.relock(holds)
+            (aside.anyTaskBinding, aside.asyncWaits) = (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits)
+            swap(&aside, &Resolution.state)
+            Resolution.lock.unlock()
+        }
+        return body()
     }
 
     /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`). Also
@@ -266,22 +296,28 @@ extension DIContainer {
             }
         case .globalActor(let actor, let name):
             if Resolution.state.runningActor !== actor, kept == nil || !entry.spec.isSendable {
-                throw error(kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name), for: requested)
+                let reason: ResolutionError.Reason = kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
+                throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
             }
         }
         // A kept instance made with arguments may be asked for again without them.
         if arguments.type != entry.spec.factory.argumentType, !(arguments.isEmpty && kept != nil) {
+            // An argument inferred as a metatype is the real mistake: say that.
             throw error(
-                .argumentMismatch(
-                    expected: Factory.describeArguments(entry.spec.factory.argumentType),
-                    received: Factory.describeArguments(arguments.type)),
+                entry.spec.validationProblem?.reason
+                    ?? .argumentMismatch(
+                        expected: Factory.describeArguments(entry.spec.factory.argumentType),
+                        received: Factory.describeArguments(arguments.type)),
                 for: requested)
         }
         if let kept { return kept }
         guard case .sync(let make) = entry.spec.factory.make else {
-            throw error(.notYetMade(actor: entry.spec.factory.isolation.actorName), for: requested)
+            let actor = entry.spec.factory.isolation.actorName
+            throw error(.notYetMade(actor: actor), for: requested, underlying: entry.value.preparationError)
         }
         if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
+        // Validation: a failed probe's registration fails at once where no thread can park (a probe makes it again).
+        if let failure = entry.value.validationFailure, Resolution.state.probe == nil { throw failure }
         // The container the outermost call asked, for messages, once the first factory runs.
         if Resolution.state.frames.isEmpty { Resolution.state.origin = origin }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in

@@ -46,6 +46,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case argumentInferredAsMetatype(String)
         /// The type has a ``Decorate`` and is served, as an `as:` alias, by a registration of `implementation`.
         case decoratedAlias(implementation: String)
+        /// `validate()`: `registration` keeps an instance of `dependency`, which lives shorter (a `Graph`).
+        case lifetimeMismatch(registration: String, dependency: String)
+        /// `validate()`: `registration` runs on any thread and needs `dependency`, which it cannot
+        /// get there even after `prepare()` (a `New` or non-`Sendable` service of an actor).
+        case isolationConflict(registration: String, dependency: String)
+        /// `validate()`: one `register` call or `Module` registers the type and name twice; the second replaces the first.
+        case duplicateRegistration(first: String, second: String)
     }
 
     /// What the error says.
@@ -66,6 +73,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
         /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
+        /// A registered name close to the requested one (a typo).
+        var similarName: String?
+        /// A conforming value type registered as itself (`Shared { Circle() }` where `any Shape` is needed).
+        var conformingValueType: String?
     }
 
     /// Behind one reference: a failing resolution passes the error up through every step, so
@@ -80,6 +91,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// What went wrong.
     public var reason: Reason { details.reason }
+    var key: Key { details.key }
     /// The type that was requested (or registered), as written in source.
     public var typeName: String { details.key.typeName }
     /// The name that was requested, if any.
@@ -113,10 +125,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         return steps.prefix(10) + ["… \(steps.count - 20) more …"] + steps.suffix(10)
     }
 
-    private var subject: String { "'\(typeName)'" + (name.map { " (name: \"\($0)\")" } ?? "") }
-    private var named: String { name.map { ".named(\"\($0)\")" } ?? "" }
+    // Names are quoted and escaped as Swift literals (a newline or a quote stays on one line).
+    private var subject: String { "'\(typeName)'" + (name.map { " (name: \($0.debugDescription))" } ?? "") }
+    private var named: String { name.map { ".named(\($0.debugDescription))" } ?? "" }
     /// What a `resolve` call that asks again needs: `Router.self` or `Store.self, name: "cache"`.
-    private var request: String { "\(typeName).self" + (name.map { ", name: \"\($0)\"" } ?? "") }
+    private var request: String { "\(typeName).self" + (name.map { ", name: \($0.debugDescription)" } ?? "") }
 
     private var headline: String {
         switch reason {
@@ -145,9 +158,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .mutationDuringResolution(let operation):
             "\(operation)() was called on a container while it was resolving \(subject)."
         case .notYetMade(let actor?):
-            "\(subject) is made by a factory isolated to \(actor) and has not been made yet."
+            "\(subject) is made by a factory isolated to \(actor) and has not been made yet." + preparationNote
         case .notYetMade(nil):
-            "\(subject) is made by an async factory and has not been made yet."
+            "\(subject) is made by an async factory and has not been made yet." + preparationNote
         case .tooDeep(let depth):
             "Resolving \(subject) needed more than \(depth) nested steps"
                 + (depth < Resolution.maximumDepth ? ", more than this thread's stack allows." : ".")
@@ -157,7 +170,25 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "The factory for \(subject) takes arguments \(arguments): a metatype, inferred where an argument's type was not written."
         case .decoratedAlias(let implementation):
             "\(subject) has a Decorate, but '\(implementation)' serves it through `as:`, so its one instance cannot be decorated as '\(typeName)' alone."
+        case .lifetimeMismatch(let registration, let dependency):
+            "\(registration) depends on \(dependency), which lives shorter: it would keep that instance too long."
+        case .isolationConflict(let registration, let dependency):
+            "\(registration) runs on any thread but depends on \(dependency), which it cannot get there, even after prepare()."
+        case .duplicateRegistration(let first, let second):
+            "\(subject) is registered twice in one register call or Module: \(first), replaced by \(second)."
         }
+    }
+
+    /// Why `prepare()` did not make it, if it tried: the first line of its error.
+    private var preparationNote: String {
+        underlyingError.map { " prepare() failed to make it: \(String(describing: $0).prefix { $0 != "\n" })" } ?? ""
+    }
+
+    /// The same error, reached through `step` first (the async factory whose code asked).
+    func reached(through step: String) -> ResolutionError {
+        var details = details
+        if !path.contains(step) { details.path.insert(step, at: 0) }
+        return ResolutionError(details)
     }
 
     private var detailLines: [String] {
@@ -171,7 +202,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 "'\($0)' is registered in a parent container, which made it and looked for \(subject) "
                     + "there: a parent never sees its children's registrations."
             },
-            listing(registeredNames, "\"").map { "Registered names for '\(typeName)': \($0)." },
+            listing(registeredNames.map(\.debugDescription), "").map { "Registered names for '\(typeName)': \($0)." },
+            details.similarName.map { "Did you mean: \($0.debugDescription)?" },
             listing(conformingTypes, "'").map { "Registered types that conform: \($0)." },
             listing(similarTypes, "'").map { "Did you mean: \($0)?" },
         ].compactMap { $0 }
@@ -194,11 +226,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private var hint: String {
         switch reason {
         case .missingRegistration:
-            if let madeByParent = details.madeByParent {
+            if let similarName = details.similarName {
+                "ask for the registered name: \(details.containerSpelling).resolve(\(typeName).self, name: \(similarName.debugDescription))."
+            } else if let madeByParent = details.madeByParent {
                 "register \(subject) in the parent container, or register '\(madeByParent)' in the child container "
                     + "too, so the child makes it with its own dependencies."
             } else {
                 "register it: \(details.containerSpelling).register { \(suggestion)\(named) }"
+                    + (details.conformingValueType.map { ", or as the protocol: Shared { \($0)() as any \(typeName) }" }
+                        ?? "")
             }
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
@@ -244,6 +280,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
         case .decoratedAlias(let implementation):
             "register it as the decorated type, Shared(\(implementation)() as \(typeName)) (each of its other types then gets an instance of its own)."
+        case .lifetimeMismatch:
+            "give the dependency a lifetime at least as long, make the registration as short-lived, "
+                + "or resolve the dependency where it is used instead of keeping it."
+        case .isolationConflict:
+            "isolate the registration's factory to the dependency's actor (Shared { @MainActor resolve in … }), make "
+                + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
+        case .duplicateRegistration:
+            "remove one of them, or tell them apart with .named(\"…\")."
         case .tooDeep:
             "look for a cycle through many registrations in the path, or make the chain shorter "
                 + "(e.g. resolve part of it lazily with @LazyInject)."
@@ -271,10 +315,10 @@ extension DIContainer {
         let names = slots.compactMap { $0.key.typeID == key.typeID ? $0.key.name : nil }
         let rootTypes = slots.filter { !$0.value.isAlias }.map(\.key.type)
         let isProtocol = Conformance.isExistential(key.type)
-        let conforming = Set(
-            rootTypes.filter { isProtocol && $0 != key.type && Conformance.isSubtype($0, of: key.type) == true }
-                .map(TypeName.of)
-        ).sorted()
+        let conformingTypes = rootTypes.filter {
+            isProtocol && $0 != key.type && Conformance.isSubtype($0, of: key.type) == true
+        }
+        let conforming = Set(conformingTypes.map(TypeName.of)).sorted()
         let requested = key.typeName
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
             .subtracting(conforming).sorted()
@@ -289,7 +333,9 @@ extension DIContainer {
             .init(
                 reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
                 similarTypes: similar, registeredNames: Set(names).sorted(),
-                containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent))
+                containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent,
+                similarName: key.name.flatMap { Self.closest(to: $0, in: names) },
+                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.of)))
     }
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
@@ -300,6 +346,23 @@ extension DIContainer {
         return ResolutionError(
             reason: .dependencyCycle(cycle: cycle + [requested.displayName]), key: requested,
             path: pathReaching(requested))
+    }
+
+    /// The name in `names` a typo of `name` would be (at most a third of its characters changed), if any.
+    private static func closest(to name: String, in names: [String]) -> String? {
+        names.map { ($0, editDistance(Array(name), Array($0))) }.filter { $0.1 <= max(1, name.count / 3) }
+            .min { $0.1 < $1.1 }?.0
+    }
+
+    /// How many characters to insert, delete or replace to turn `a` into `b` (Levenshtein distance).
+    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        var row = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            row = b.indices.reduce(into: [i + 1]) {
+                $0.append(min(row[$1] + (x == b[$1] ? 0 : 1), row[$1 + 1] + 1, $0[$1] + 1))
+            }
+        }
+        return row[b.count]
     }
 
     private static func resembles(_ candidate: String, _ requested: String) -> Bool {

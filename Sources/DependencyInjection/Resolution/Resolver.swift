@@ -15,17 +15,19 @@ public struct Resolver: Sendable {
 
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
     @inlinable
-    public func callAsFunction<T>(_ type: T.Type = T.self, name: String? = nil) -> T {
-        DIContainer.resolvedOrFail(type, name: name, .none, from: reference)
-    }
+    public func callAsFunction<T>(
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T { DIContainer.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line) }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
     public func callAsFunction<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
         DIContainer.resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference,
+            file: file, line: line)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` that carries the whole resolution path.
@@ -50,16 +52,20 @@ public struct Resolver: Sendable {
 extension Resolver {
     /// Resolves every registration of `T` (see ``DIContainer/resolveAll(_:)-swift.type.method``).
     @inlinable
-    public func resolveAll<T>(_ type: T.Type = T.self) -> [T] { DIContainer.resolvedAllOrFail(type, from: reference) }
+    public func resolveAll<T>(
+        _ type: T.Type = T.self, file: StaticString = #fileID, line: UInt = #line
+    ) -> [T] { DIContainer.resolvedAllOrFail(type, from: reference, file: file, line: line) }
 
     /// A closure that resolves `T` with its arguments from this resolver's container, usable after
     /// the factory that received the resolver returned (see ``DIContainer/factory(_:name:arguments:)-swift.type.method``).
     ///
     ///     Shared { resolve in ListViewModel(makeDetail: resolve.factory(DetailViewModel.self, arguments: String.self)) }
     public func factory<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: repeat (each Argument).Type
+        _ type: T.Type = T.self, name: String? = nil, arguments: repeat (each Argument).Type,
+        file: StaticString = #fileID, line: UInt = #line
     ) -> @Sendable (repeat each Argument) -> T {
-        Resolution.lock.withLock { reference.container }.factory(type, name: name, arguments: repeat each arguments)
+        Resolution.lock.withLock { reference.container }.factory(
+            type, name: name, arguments: repeat each arguments, file: file, line: line)
     }
 }
 

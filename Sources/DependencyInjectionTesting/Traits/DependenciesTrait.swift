@@ -58,10 +58,18 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
         testCase == nil ? nil : self
     }
 
+    /// The overrides of the traits whose scopes enclose the running one, outermost first.
+    @TaskLocal private static var enclosingOverrides: [@Sendable () -> Module] = []
+
     /// Runs one test case with an isolated copy of the current container plus the overrides.
+    ///
+    /// With a container of its own (`on:`), the copy is of that container, and the overrides of
+    /// the enclosing suites' traits are registered in it first, as they would be in a copy of the
+    /// suite's container: the suite's overrides apply, the test's win.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
+        let enclosing = Self.enclosingOverrides
         try await (source ?? DIContainer.current).withOverrides {
         } operation: {
             if let strictLocation {
@@ -70,8 +78,9 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
             }
             // Registering inside the copy (rather than as withOverrides' overrides, which trap on
             // error) turns a bad override into a thrown error: a failed test, not a crashed run.
+            if source != nil { for outer in enclosing { try DIContainer.tryRegister(outer()) } }
             try DIContainer.tryRegister(overrides())
-            try await function()
+            try await Self.$enclosingOverrides.withValue(enclosing + [overrides], operation: function)
         }
     }
 }

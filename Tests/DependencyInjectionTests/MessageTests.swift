@@ -1,0 +1,113 @@
+import DependencyInjection
+import Testing
+
+// What the messages of issue 22 say: a misspelt name, an argument inferred as a metatype, a
+// concrete type registered where a protocol is needed, names that need escaping, failures
+// inside async factories and after a failed prepare().
+
+// Not private: the runtime cannot tell a type's conformance to a private protocol from its name.
+protocol MessagesShape {}
+struct MessagesCircle: MessagesShape {}
+private final class Canvas { init(shape: any MessagesShape) {} }
+private final class Repository {}
+private final class Owner { init(repository: Repository.Type) {} }
+private final class MessagesRemoteConfig: Sendable {}
+private final class MessagesClient {}
+private final class MessagesFeed: Sendable { init(config: MessagesRemoteConfig) {} }
+
+@Suite(.timeLimit(.minutes(1))) struct MessageTests {
+    @Test func misspeltNameSuggestsTheRegisteredNameNotRegisteringTheTypo() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(PostgresStore() as Store).named("primary")
+            Shared(MemoryStore() as Store).named("cache")
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Store.self, name: "primray") }
+        #expect(error.description.contains("Did you mean: \"primary\"?"), "\(error)")
+        #expect(error.description.contains("container.resolve(Store.self, name: \"primary\")"), "\(error)")
+        #expect(!error.description.contains(".named(\"primray\")"), "\(error)")
+    }
+
+    @Test func unrelatedNameStillSuggestsRegisteringIt() throws {
+        let box = DIContainer()
+        box.register { Shared(MemoryStore() as Store).named("cache") }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Store.self, name: "analytics") }
+        #expect(!error.description.contains("Did you mean"))
+        #expect(error.description.contains(".named(\"analytics\")"))
+    }
+
+    @Test func argumentInferredAsMetatypeSaysToWriteTheTypesWhenResolved() throws {
+        let box = DIContainer()
+        box.register {
+            New { _, id in
+                _ = "\(id)"
+                return Engine()
+            }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Engine.self) { "42" } }
+        #expect(error.reason == .argumentInferredAsMetatype("(Any.Type)"))
+        #expect(!error.description.contains("pass arguments of the registered types"))
+        #expect(error.description.contains("write the argument types in the closure"))
+    }
+
+    @Test func explicitlyWrittenMetatypeArgumentIsNoProblem() {
+        let box = DIContainer()
+        box.register { New { (_: Resolver, repository: Repository.Type) in Owner(repository: repository) } }
+        let report = box.validate()
+        #expect(report.isValid, "\(report)")
+        _ = box.resolve(Owner.self) { Repository.self }
+    }
+
+    @Test func concreteRegistrationForAProtocolParameterSuggestsAsAnyProtocol() throws {
+        let box = DIContainer()
+        box.register {
+            Shared { MessagesCircle() }
+            Shared(Canvas.init)
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Canvas.self) }
+        #expect(error.description.contains("Shared { MessagesCircle() as any MessagesShape }"), "\(error)")
+    }
+
+    @Test func namesWithNewlinesAndQuotesStayOnOneLine() throws {
+        let box = DIContainer()
+        let name = "say \"hi\"\nthere"
+        box.register { Shared(MemoryStore() as Store).named(name) }
+        #expect(box.registrations.description.split(separator: "\n").count == 1)
+        #expect(box.registrations.description.contains(#"(name: "say \"hi\"\nthere")"#))
+        box.register { Shared(MemoryStore() as Store).named("cache") }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Store.self, name: "\"\n\"") }
+        #expect(error.description.contains(#"Registered names for 'Store': "cache", "say \"hi\"\nthere"."#), "\(error)")
+        #expect(error.description.contains(#".named("\"\n\"")"#), "\(error)")
+        #expect(error.description.split(separator: "\n").allSatisfy { !$0.hasPrefix("there") })
+    }
+
+    @Test func errorInsideAnAsyncFactoryHasThePathThroughIt() async throws {
+        let box = DIContainer()
+        box.register { Shared { resolve async throws in MessagesFeed(config: try resolve.tryResolve()) } }
+        let error = try await #require(throws: ResolutionError.self) { try await box.resolveAsync(MessagesFeed.self) }
+        #expect(error.path == ["MessagesFeed", "MessagesRemoteConfig"], "\(error)")
+    }
+
+    @Test func notMadeAfterAFailedPrepareSaysWhyPrepareFailed() async throws {
+        let box = DIContainer()
+        box.register { Shared { _ async throws -> MessagesRemoteConfig in throw Offline() } }
+        await #expect(throws: ResolutionError.self) { try await box.prepare() }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(MessagesRemoteConfig.self) }
+        #expect(
+            error.description.contains("prepare() failed to make it: The factory for 'MessagesRemoteConfig' threw"),
+            "\(error)")
+    }
+
+    /// The README's snippet, in a function that does not throw.
+    @Test func readmeErrorsSnippetCompilesInANonThrowingFunction() {
+        func show() -> String? {
+            do {
+                let router = try DIContainer().tryResolve(Router.self)
+                return router.name
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(show()?.hasPrefix("No registration for 'Router'.") == true)
+    }
+}

@@ -1,0 +1,189 @@
+import DependencyInjection
+import Dispatch
+import Foundation
+import Testing
+
+// validate() checks every registration wherever it is called (issue 22): main-actor ones on the
+// main actor, global-actor ones on their actor, async ones awaited, each factory once, without
+// hanging or crashing however many non-throwing factories fail.
+
+@MainActor private final class OrderService { init(inventory: InventoryService) {} }
+@MainActor private final class InventoryService { init(orders: OrderService) {} }
+@MainActor private final class ProfileScreen { init(model: Reporter) {} }
+private final class Reporter: Sendable {}
+private final class Missing: Sendable {}
+private final class NeedsMissing { init(missing: Missing) {} }
+
+@globalActor private actor StorageActor { static let shared = StorageActor() }
+private final class Storage: Sendable {}
+private final class RemoteFeed: Sendable {
+    init() {}
+    init(missing: Missing) {}
+}
+/// A synchronous service that needs an async one and a global-actor one, as after prepare().
+private final class Dashboard { init(feed: RemoteFeed, storage: Storage) {} }
+
+private final class Made: @unchecked Sendable {
+    // Unchecked: `counts` is guarded by `lock`.
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+    func record(_ name: String) { lock.withLock { counts[name, default: 0] += 1 } }
+    func count(_ name: String) -> Int { lock.withLock { counts[name, default: 0] } }
+}
+
+private protocol Pricing: AnyObject {}
+private protocol Discounts: AnyObject {}
+private final class PriceList: Pricing, Discounts {}
+private final class CheckoutFlow { init(pricing: Pricing, discounts: Discounts) {} }
+private final class ShoppingBasket { init(pricing: Pricing) {} }
+
+/// Made on the main queue only: elsewhere it waits for it (as UIKit code does with the main
+/// thread; on Linux the main actor's queue may be drained by another thread).
+private final class UIThing: Sendable {
+    private static let mainQueue: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+    static func make() -> UIThing {
+        DispatchQueue.getSpecific(key: mainQueue) == true ? UIThing() : DispatchQueue.main.sync { UIThing() }
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ValidateEverywhereTests {
+    private static func mainActorCycle() -> DIContainer {
+        let box = DIContainer()
+        box.register {
+            Shared(OrderService.init)
+            Shared(InventoryService.init)
+            Shared(Reporter.init)
+        }
+        return box
+    }
+
+    @MainActor @Test func mainActorRegistrationsAreCheckedOnTheMainActor() {
+        let report = Self.mainActorCycle().validate()
+        #expect(report.problems.map(\.registration) == ["OrderService", "InventoryService"], "\(report)")
+        #expect(
+            report.problems.first?.error.reason
+                == .dependencyCycle(cycle: ["OrderService", "InventoryService", "OrderService"]))
+        #expect(report.unchecked.isEmpty)
+    }
+
+    @Test func mainActorRegistrationsAreCheckedFromAnotherThread() async {
+        let box = await MainActor.run { Self.mainActorCycle() }
+        let report = await Task.detached { box.validate() }.value
+        #expect(report.problems.count == 2, "\(report)")
+        #expect(report.unchecked.isEmpty)
+        #expect(report.validCount == 1)
+    }
+
+    @Test func asyncAndGlobalActorServicesAreMadeFirstAsPrepareWould() async {
+        let made = Made()
+        let box = DIContainer()
+        box.register {
+            Shared { _ async in
+                made.record("feed")
+                return RemoteFeed()
+            }
+            Shared { @StorageActor in Storage() }
+            Shared { resolve in try Dashboard(feed: resolve.tryResolve(), storage: resolve.tryResolve()) }
+        }
+        let report = box.validate()
+        #expect(report.isValid, "\(report)")
+        #expect(report.validCount == 3)
+        #expect(report.unchecked.isEmpty)
+        #expect(made.count("feed") == 1)
+        // The real container is untouched.
+        #expect(throws: ResolutionError.self) { try box.tryResolve(RemoteFeed.self) }
+    }
+
+    @Test func aFailingAsyncFactoryIsAProblem() async {
+        let box = DIContainer()
+        box.register { Shared { resolve async throws in RemoteFeed(missing: try resolve.tryResolve(Missing.self)) } }
+        let report = box.validate()
+        #expect(report.problems.first?.error.path == ["RemoteFeed", "Missing"], "\(report)")
+    }
+
+    @Test func eachFactoryRunsOncePerValidate() {
+        let made = Made()
+        let box = DIContainer()
+        box.register {
+            New(
+                { () -> PriceList in
+                    made.record("prices")
+                    return PriceList()
+                }, as: Pricing.self, Discounts.self)
+            Shared(CheckoutFlow.init)
+            Shared(ShoppingBasket.init)
+        }
+        #expect(box.validate().isValid)
+        #expect(made.count("prices") == 1)
+        #expect(box.validate().isValid)
+        #expect(made.count("prices") == 2)
+    }
+
+    @Test func validatesInsideRegisterDependencies() {
+        let capture = ValidationCapture()
+        DIContainer.withOverrides {
+        } operation: {
+            DIContainer.reset()  // the copy runs registerDependencies() again on its next use
+            ValidationCapture.current.withValue(capture) { _ = DIContainer.resolve(Greeting.self) }
+        }
+        let report = capture.report
+        #expect(report?.isValid == true, "\(String(describing: report))")
+        #expect(report?.validCount == 1)
+    }
+
+    /// 300 non-throwing factories whose nested resolve() fails, validated 10 times: every call
+    /// returns (past the cap of parked threads, with those registrations unchecked), and the
+    /// Dispatch pool keeps serving other work.
+    @Test(.timeLimit(.minutes(2))) func manyFailuresNeverHangTheProcess() async {
+        let box = DIContainer()
+        box.register {
+            for index in 0..<300 { New { resolve in NeedsMissing(missing: resolve()) }.named("\(index)") }
+        }
+        for _ in 0..<10 {
+            let report = await Task.detached { box.validate() }.value
+            #expect(report.problems.count + report.unchecked.count == 300)
+            #expect(report.validCount == 0)
+            let poolWorks = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async { continuation.resume(returning: true) }
+            }
+            #expect(poolWorks)
+        }
+        let last = box.validate()
+        #expect(last.unchecked.first?.reason.contains("try resolve.tryResolve()") == true, "\(last)")
+    }
+
+    /// On the main thread, a factory that waits for the main thread when made elsewhere is made there.
+    @MainActor @Test func validateOnTheMainThreadDoesNotWaitForItself() {
+        let box = DIContainer()
+        box.register { Shared { UIThing.make() } }
+        #expect(box.validate().isValid)
+    }
+
+    @MainActor @Test func nonThrowingMainActorClosureIsUncheckedWithTheFix() {
+        let box = DIContainer()
+        box.register {
+            Shared { @MainActor resolve in ProfileScreen(model: resolve()) }
+            Shared(Reporter.init)
+        }
+        let report = box.validate()
+        #expect(report.isValid, "\(report)")
+        #expect(report.unchecked.map(\.registration) == ["ProfileScreen"])
+        #expect(report.unchecked.first?.reason.contains("try resolve.tryResolve()") == true)
+    }
+}
+
+/// Lets a test make `registerDependencies()` validate what it registered (see Fixtures).
+final class ValidationCapture: @unchecked Sendable {
+    // Unchecked: `stored` is guarded by `lock`.
+    static let current = TaskLocal<ValidationCapture?>(wrappedValue: nil)
+    private let lock = NSLock()
+    private var stored: ValidationReport?
+    var report: ValidationReport? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
