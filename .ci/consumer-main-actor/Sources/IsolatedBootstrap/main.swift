@@ -72,7 +72,8 @@ if mode == "off-main" {
     let (config, configuration) = await valueOnDispatchThread {
         Identity(try DIContainer.tryResolve(AppConfiguration.self))
     }
-    Checks.expect(config == .resolved, "Shared(AppConfigurationImpl.init, as: AppConfiguration.self) on a thread: \(config)")
+    Checks.expect(
+        config == .resolved, "Shared(AppConfigurationImpl.init, as: AppConfiguration.self) on a thread: \(config)")
     let router = await inDetachedTask { _ = try DIContainer.tryResolve(Router.self) }
     Checks.expect(
         router == .failed(.mainActorRequired),

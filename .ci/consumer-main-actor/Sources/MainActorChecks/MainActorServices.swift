@@ -137,15 +137,24 @@ private func checkOtherServices(in box: DIContainer) async {
     // name); a shared form returns one instance to all three, `New` and `Graph` a new one each.
     let forms: [(form: String, made: String, count: Int, isShared: Bool, resolve: @Sendable () throws -> Identity)] = [
         ("Shared { Clock() }", "Clock", 1, true, { Identity(try box.tryResolve(Clock.self)) }),
-        ("Shared { resolve in Ticker(clock: resolve()) }", "Ticker", 1, true, { Identity(try box.tryResolve(Ticker.self)) }),
+        (
+            "Shared { resolve in Ticker(clock: resolve()) }", "Ticker", 1, true,
+            { Identity(try box.tryResolve(Ticker.self)) }
+        ),
         ("Shared(Checkout.init) (autowired)", "Checkout", 1, true, { Identity(try box.tryResolve(Checkout.self)) }),
-        ("New(ReceiptPrinter.init, as: Printer.self)", "ReceiptPrinter", 3, false, { Identity(try box.tryResolve(Printer.self)) }),
+        (
+            "New(ReceiptPrinter.init, as: Printer.self)", "ReceiptPrinter", 3, false,
+            { Identity(try box.tryResolve(Printer.self)) }
+        ),
         ("alias Router", "RouterImpl", 1, true, { Identity(try box.tryResolve(Router.self)) }),
         ("alias DeeplinkHandler", "RouterImpl", 0, true, { Identity(try box.tryResolve(DeeplinkHandler.self)) }),
         ("RouterImpl itself", "RouterImpl", 0, true, { Identity(try box.tryResolve(RouterImpl.self)) }),
-        ("ConfiguredRouter (try resolve.tryResolve())", "ConfiguredRouter", 1, true, {
-            Identity(try box.tryResolve(ConfiguredRouter.self))
-        }),
+        (
+            "ConfiguredRouter (try resolve.tryResolve())", "ConfiguredRouter", 1, true,
+            {
+                Identity(try box.tryResolve(ConfiguredRouter.self))
+            }
+        ),
         ("named \"primary\"", "PostgresStore", 1, true, { Identity(try box.tryResolve(Store.self, name: "primary")) }),
         ("named \"cache\"", "MemoryStore", 1, true, { Identity(try box.tryResolve(Store.self, name: "cache")) }),
         // The detached task's instance is held (in `Identity`) while the thread resolves it.
@@ -154,11 +163,20 @@ private func checkOtherServices(in box: DIContainer) async {
         ("New(Request.init) of Graph sessions", "Request", 3, false, { Identity(try box.tryResolve(Request.self)) }),
         ("Shared(Parent.init).onResolve…", "Parent", 1, true, { Identity(try box.tryResolve(Parent.self)) }),
         // Made already: Parent's onResolve action resolved it.
-        ("Shared { resolve in Child(parent: resolve()) }", "Child", 0, true, { Identity(try box.tryResolve(Child.self)) }),
-        ("Shared(Warmup.init).eager() (made already)", "Warmup", 0, true, { Identity(try box.tryResolve(Warmup.self)) }),
-        ("Shared { @MainActor in ProfileModel() }", "ProfileModel", 1, true, {
-            Identity(try box.tryResolve(ProfileModel.self))
-        }),
+        (
+            "Shared { resolve in Child(parent: resolve()) }", "Child", 0, true,
+            { Identity(try box.tryResolve(Child.self)) }
+        ),
+        (
+            "Shared(Warmup.init).eager() (made already)", "Warmup", 0, true,
+            { Identity(try box.tryResolve(Warmup.self)) }
+        ),
+        (
+            "Shared { @MainActor in ProfileModel() }", "ProfileModel", 1, true,
+            {
+                Identity(try box.tryResolve(ProfileModel.self))
+            }
+        ),
     ]
     for (form, made, count, isShared, resolve) in forms {
         let before = Made.count(made)
@@ -170,7 +188,8 @@ private func checkOtherServices(in box: DIContainer) async {
             "\(form): in Task.detached \(detached), on a Dispatch thread \(thread), on main \(onMain.0)")
         let objects = [first, second, onMain.1].compactMap { $0?.object }
         let same = objects.count == 3 && objects[0] === objects[1] && objects[1] === objects[2]
-        let distinct = objects.count == 3 && objects[0] !== objects[1] && objects[1] !== objects[2]
+        let distinct =
+            objects.count == 3 && objects[0] !== objects[1] && objects[1] !== objects[2]
             && objects[0] !== objects[2]
         Checks.expect(
             isShared ? same : distinct, "\(form): \(isShared ? "one instance for all three" : "a new one each time")")

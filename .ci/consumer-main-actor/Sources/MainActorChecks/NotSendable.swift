@@ -127,6 +127,7 @@ func checkNotSendableServices() async {
     let (afterPrepare, preparedDashboard) = await valueInDetachedTask { try prepared.tryResolve(Dashboard.self) }
     Checks.expect(afterPrepare == .resolved, "after prepare(), Dashboard in Task.detached: \(afterPrepare)")
     Checks.expect(
-        preparedDashboard?.counter === prepared.resolve(Counter.self) && Made.count("Counter") == countersBeforePrepare + 1,
+        preparedDashboard?.counter === prepared.resolve(Counter.self)
+            && Made.count("Counter") == countersBeforePrepare + 1,
         "… with the Counter prepare() made on the main actor")
 }

@@ -18,7 +18,9 @@ func checkOverridesAndHousekeeping() async {
         // A detached task does not inherit the task-local binding: it sees `shared`. A child of
         // this task does: the main actor makes the override's Counter for it, in the override.
         let (_, detached) = await valueInDetachedTask { try DIContainer.tryResolve(Counter.self, name: "production") }
-        let (_, child) = await resolveOffMainInChildTask { try DIContainer.tryResolve(Counter.self, name: "production") }
+        let (_, child) = await resolveOffMainInChildTask {
+            try DIContainer.tryResolve(Counter.self, name: "production")
+        }
         return (DIContainer.resolve(Counter.self, name: "production"), detached, child)
     }
     Checks.expect(overrideOnMain !== production, "withOverrides (async) makes the override on main")

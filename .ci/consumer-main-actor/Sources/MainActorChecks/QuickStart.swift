@@ -38,7 +38,9 @@ func checkQuickStart(registeredAtTopLevel: DIContainer) async {
     Checks.section("README quick start: registered at launch in main-actor code")
     let box = DIContainer()
     box.activate { _ = QuickAppDelegate() }
-    for (written, container) in [("an init() of a main-actor type", box), ("main.swift's top level", registeredAtTopLevel)] {
+    for (written, container) in [
+        ("an init() of a main-actor type", box), ("main.swift's top level", registeredAtTopLevel),
+    ] {
         let router = container.resolve(QuickRouter.self)
         Checks.expect(
             (router as? QuickRouterImpl)?.config === container.resolve(QuickConfiguration.self),
