@@ -189,3 +189,14 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         #expect(run.stdout.contains("checks-passed"), "\(run.stdout)")
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct SlowFactoryWarningTests {
+    @Test func aSlowSynchronousFactoryIsReportedOnceByItsOwnTime() throws {
+        let run = try TrapRun.run("slowFactoryIsReportedOnce", timeout: 30)
+        #expect(!run.trapped, "\(run.stderr)")
+        let warnings = run.stderr.components(separatedBy: "\n").filter { $0.contains("warning: the factory of") }
+        #expect(warnings.count == 1, "\(run.stderr)")
+        #expect(warnings.first?.contains("'Engine' (New, on MainActor, TrapScenarios/main.swift:") == true, "\(warnings)")
+        #expect(warnings.first?.contains("prepare()") == true)
+    }
+}

@@ -291,6 +291,24 @@ let scenarios: [String: () -> Void] = [
         announce(expected: thrown { try box.tryResolve(Router.self) })
         _ = screen.router
     },
+    // Debug builds: a slow synchronous factory is reported once, by its own time (not the outer
+    // factory that resolves it).
+    "slowFactoryIsReportedOnce": {
+        let box = DIContainer()
+        box.register {
+            New { () -> Engine in
+                usleep(150_000)  // the factory's work, not synchronization
+                return Engine()
+            }
+            New { resolve -> ViewModel in
+                _ = resolve(Engine.self)
+                return ViewModel(id: "outer")
+            }
+        }
+        _ = box.resolve(ViewModel.self)
+        _ = box.resolve(ViewModel.self)
+        didNotTrap()
+    },
     "mainActorHopWhileTheLockHolderWaitsForTheMainThread": {
         hopWhileTheLockHolderWaitsForTheMainThread(mainActorService: Module { New { @MainActor in ProfileModel() } })
     },

@@ -76,6 +76,13 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
         return holdCount > 1
     }
 
+    /// Writes `text` to standard error, unbuffered (for warnings: the library never prints otherwise).
+    static func writeToStandardError(_ text: String) {
+        // File descriptor 2 is standard error; the buffer is the string's own, valid during the call.
+        var text = text
+        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+
     /// Keeps `value` until this thread lets go of the lock completely. Call only while holding it.
     func releaseAfterUnlock(_ value: Any?) {
         if let value { releasedAfterUnlock.append(value) }

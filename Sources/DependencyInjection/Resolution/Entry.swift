@@ -12,6 +12,8 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         weak var weakObject: AnyObject?
         /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
         var isMaking = false
+        /// Debug builds: its factory was reported as slow already (see `SlowFactory`).
+        var reportedSlow = false
         /// An async factory of this entry running now: later async resolves await it.
         var making: AsyncMaking?
         /// Why `prepare()` last failed to make it, for the message of a resolve that finds it not made.

@@ -72,6 +72,8 @@ struct ResolutionState {
     /// A top-level resolution is open on this thread: from its start until what it made is kept
     /// (its actions run) or dropped. A resolve meanwhile (a factory's, or a `deinit`'s) is part of it.
     var isResolving = false
+    /// How long the factories nested in the one running now took (debug builds: see `SlowFactory`).
+    var nestedFactoryTime: UInt64 = 0
 
     /// The resolution path so far, as the user asked for each step.
     var path: [String] { frames.compactMap { $0.entry == nil ? nil : $0.requested.displayName } }
@@ -321,7 +323,11 @@ extension DIContainer {
         // The container the outermost call asked, for messages, once the first factory runs.
         if Resolution.state.frames.isEmpty { Resolution.state.origin = origin }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
-            try keepMade(
+            #if DEBUG
+                let timing = SlowFactory.start()
+                defer { SlowFactory.end(timing, of: entry) }
+            #endif
+            return try keepMade(
                 Self.call(make, resolver, arguments.values, key: requested, in: self), of: entry, requested: requested)
         }
     }
@@ -488,6 +494,33 @@ enum MainActorHop {
         tryOnMainActor()
         finished.wait()
         return Resolution.lock.withLock { outcome.value! }
+    }
+}
+
+/// Debug builds: a synchronous factory that runs longer than 100 ms (its own time, without the
+/// factories it resolves) holds the library's lock all that time, stalling every resolve in the
+/// process; it is reported once, on standard error.
+enum SlowFactory {
+    static let limit: UInt64 = 100_000_000
+
+    /// The time now and the nested time so far, set aside for this factory. Lock held.
+    static func start() -> (started: UInt64, outer: UInt64) {
+        defer { Resolution.state.nestedFactoryTime = 0 }
+        return (DispatchTime.now().uptimeNanoseconds, Resolution.state.nestedFactoryTime)
+    }
+
+    /// Reports the factory of `entry` if its own time was over the limit. Lock held.
+    static func end(_ timing: (started: UInt64, outer: UInt64), of entry: Entry) {
+        let total = DispatchTime.now().uptimeNanoseconds - timing.started
+        let own = total - min(total, Resolution.state.nestedFactoryTime)
+        Resolution.state.nestedFactoryTime = timing.outer + total
+        guard own > limit, !entry.value.reportedSlow else { return }
+        entry.value.reportedSlow = true
+        ReentrantLock<Void>.writeToStandardError(
+            "DependencyInjection: warning: the factory of \(entry.spec.summary) ran for \(own / 1_000_000) ms, "
+                + "holding the library's lock, which stalls every resolve in the process meanwhile. Make it an "
+                + "async factory (Shared { resolve async in … }) and make it at startup with "
+                + "try await DIContainer.prepare().\n")
     }
 }
 
