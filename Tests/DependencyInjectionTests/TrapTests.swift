@@ -196,7 +196,8 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         #expect(!run.trapped, "\(run.stderr)")
         let warnings = run.stderr.components(separatedBy: "\n").filter { $0.contains("warning: the factory of") }
         #expect(warnings.count == 1, "\(run.stderr)")
-        #expect(warnings.first?.contains("'Engine' (New, on MainActor, TrapScenarios/main.swift:") == true, "\(warnings)")
+        #expect(
+            warnings.first?.contains("'Engine' (New, on MainActor, TrapScenarios/main.swift:") == true, "\(warnings)")
         #expect(warnings.first?.contains("prepare()") == true)
     }
 }
