@@ -67,7 +67,10 @@ final class GraphSession: Sendable { init() {} }
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncMachineryTests {
-    @Test func resolveAsyncNeverSaysNotYetMadeWhileInstancesAreReleased() async throws {
+    /// How many of `times` calls of `body` failed while another task released `box`'s instances.
+    private func failures(
+        of body: @escaping (DIContainer) async throws -> Void, times: Int
+    ) async -> Int {
         let box = DIContainer()
         box.register { Shared { _ async in AsyncMade(number: 1) } }
         let releasing = Task.detached {
@@ -75,24 +78,18 @@ struct AsyncMachineryTests {
         }
         defer { releasing.cancel() }
         var failures = 0
-        for _ in 0..<5_000 {
-            do { _ = try await box.resolveAsync(AsyncMade.self) } catch { failures += 1 }
+        for _ in 0..<times {
+            do { try await body(box) } catch { failures += 1 }
         }
-        #expect(failures == 0)
+        return failures
     }
 
-    @Test func prepareNeverSaysNotYetMadeWhileInstancesAreReleased() async throws {
-        let box = DIContainer()
-        box.register { Shared { _ async in AsyncMade(number: 1) } }
-        let releasing = Task.detached {
-            while !Task.isCancelled { box.releaseInstances() }
-        }
-        defer { releasing.cancel() }
-        var failures = 0
-        for _ in 0..<3_000 {
-            do { try await box.prepare() } catch { failures += 1 }
-        }
-        #expect(failures == 0)
+    @Test func resolveAsyncNeverSaysNotYetMadeWhileInstancesAreReleased() async {
+        #expect(await failures(of: { _ = try await $0.resolveAsync(AsyncMade.self) }, times: 5_000) == 0)
+    }
+
+    @Test func prepareNeverSaysNotYetMadeWhileInstancesAreReleased() async {
+        #expect(await failures(of: { try await $0.prepare() }, times: 3_000) == 0)
     }
 
     @Test func releaseInstancesWhileAnAsyncSharedIsMadeDoesNotKeepTheInstanceInFlight() async throws {
