@@ -293,11 +293,11 @@ extension DIContainer {
         switch entry.spec.factory.isolation {
         case .none: break
         case .mainActor:
-            if !MainActorCheck.isOnMainActor, kept == nil || !entry.spec.isSendable {
+            if !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) {
                 throw mainActorRequired(entry, requested: requested, canHop: kept == nil)
             }
         case .globalActor(let actor, let name):
-            if Resolution.state.runningActor !== actor, kept == nil || !entry.spec.isSendable {
+            if Resolution.state.runningActor !== actor, kept == nil || !entry.isSendable(as: requested) {
                 let reason: ResolutionError.Reason = kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
                 throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
             }
