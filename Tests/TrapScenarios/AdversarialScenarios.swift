@@ -90,7 +90,12 @@ var adversarialScenarios: [String: () -> Void] {
             let box = DIContainer()
             box.register {
                 New { @MainActor in MainOnlyService() }
-                Graph { DeinitProbe { _ = box.resolve(MainOnlyService.self); print("deinit resolved") } }
+                Graph {
+                    DeinitProbe {
+                        _ = box.resolve(MainOnlyService.self)
+                        print("deinit resolved")
+                    }
+                }
                 New { resolve -> DeinitUser in
                     _ = resolve(DeinitProbe.self)
                     return DeinitUser()
