@@ -13,9 +13,10 @@ extension DIContainer {
     /// stays in the copy, and the copy is released when `operation` returns. The binding is
     /// task-local, which makes this safe for tests that run in parallel.
     public static func withOverrides<R>(
-        @RegistrationBuilder _ overrides: () -> Module, operation: () throws -> R
+        @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
+        operation: () throws -> R
     ) rethrows -> R {
-        try current.withOverrides(overrides, operation: operation)
+        try current.withOverrides(overrides, isolation: isolation, operation: operation)
     }
 
     /// Runs an async `operation` with ``current`` replaced by an isolated copy plus `overrides`.
@@ -34,9 +35,10 @@ extension DIContainer {
 
     /// Runs `operation` with an isolated copy of this container plus `overrides` as ``current``.
     public func withOverrides<R>(
-        @RegistrationBuilder _ overrides: () -> Module, operation: () throws -> R
+        @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
+        operation: () throws -> R
     ) rethrows -> R {
-        try overriddenCopy(overrides).activate(operation)
+        try overriddenCopy(overrides().bound(to: isolation)).activate(operation)
     }
 
     /// Runs an async `operation` with an isolated copy of this container plus `overrides` as ``current``.
@@ -44,13 +46,14 @@ extension DIContainer {
         @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await overriddenCopy(overrides).activate(isolation: isolation, operation)
+        try await overriddenCopy(overrides().bound(to: isolation)).activate(isolation: isolation, operation)
     }
 
-    private func overriddenCopy(_ overrides: () -> Module) -> DIContainer {
+    /// The overrides are bound to the actor whose code wrote them, as `register { … }` binds them.
+    private func overriddenCopy(_ overrides: Module) -> DIContainer {
         var copies: [ObjectIdentifier: Entry] = [:]
         let copy = isolatedCopy(copies: &copies)
-        copy.register(overrides())
+        copy.register(overrides)
         return copy
     }
 }

@@ -34,11 +34,14 @@ extension DIContainer {
     static func resolveAllBoxes(_ type: any Any.Type, from source: ContainerReference?) throws(ResolutionError)
         -> [AnyBox]
     {
-        try Resolution.lock.withLock { () throws(ResolutionError) in
-            let container = source.map(\.container) ?? currentLocked
-            let keys = container.allKeys(of: type)
-            return try container.withResolutionScope(isFrame: false) { () throws(ResolutionError) in
-                try keys.map { key throws(ResolutionError) in try container.resolveStep(key, .none) }
+        // Off the main actor, made on it for the caller when a main-actor Sendable one asks to (as `resolve`).
+        try MainActorHop.resolving { () throws(ResolutionError) in
+            try Resolution.lock.withLock { () throws(ResolutionError) in
+                let container = source.map(\.container) ?? currentLocked
+                let keys = container.allKeys(of: type)
+                return try container.withResolutionScope(isFrame: false) { () throws(ResolutionError) in
+                    try keys.map { key throws(ResolutionError) in try container.resolveStep(key, .none) }
+                }
             }
         }
     }

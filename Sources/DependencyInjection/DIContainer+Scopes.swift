@@ -80,9 +80,11 @@ final class ScopeRun: Locked<[ObjectIdentifier: (entry: Entry, value: AnyBox)]>,
         return run
     }
 
-    /// Drops the run's instances, after the lock: a `deinit` may resolve.
+    /// Drops the run's instances, once the lock is let go (a run may end inside a factory): a `deinit` may resolve.
     func end() {
-        var instances: [ObjectIdentifier: (entry: Entry, value: AnyBox)] = [:]
-        Resolution.lock.withLock { swap(&instances, &value) }
+        Resolution.lock.withLock {
+            Resolution.lock.releaseAfterUnlock(value)
+            value = [:]
+        }
     }
 }

@@ -39,7 +39,9 @@ public struct Module: @unchecked Sendable {
     }
 
     /// A module of the registrations and modules the builder lists.
-    public init(@RegistrationBuilder _ content: () -> Module) { self = content() }
+    public init(@RegistrationBuilder _ content: () -> Module, isolation: isolated (any Actor)? = #isolation) {
+        self = content().bound(to: isolation)
+    }
 
     /// A module of one registration.
     public init<Value, Scope>(_ registration: Registration<Value, Scope>) { self.init(plans: [registration.spec]) }

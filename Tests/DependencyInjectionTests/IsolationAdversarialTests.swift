@@ -1,0 +1,175 @@
+import DependencyInjection
+import Foundation
+import Testing
+
+// Adversarial scenarios for isolation following the value (contract §5a), the main-actor hop and
+// releasing after the lock. Each test names the behaviour it expects; scenarios that could hang run
+// in the TrapScenarios executable (see `AdversarialScenarios.swift`), terminated past a timeout.
+
+/// The reason `body` failed with; `nil` if it did not.
+private func failureReason(_ body: () throws -> Void) -> ResolutionError.Reason? {
+    do {
+        try body()
+        return nil
+    } catch {
+        return (error as? ResolutionError)?.reason
+    }
+}
+
+/// Whether another thread could resolve from `box` while this code runs: waits at most two seconds.
+private func anotherThreadResolves(from box: DIContainer) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        _ = box.resolve(Engine.self)
+        done.signal()
+    }.start()
+    return done.wait(timeout: .now() + 2) == .success
+}
+
+private actor ModuleRegistrar {
+    /// A module built in an actor method, registered as a module: its non-Sendable value is made
+    /// by actor-isolated code, as with `register { … }` in the same method.
+    func registerAModule(in box: DIContainer) {
+        let module = Module { Shared(PlainCounter()) }
+        box.register(module)
+    }
+
+    /// Overrides written in an actor method; the reason a resolve of them off the actor fails with.
+    func reasonOffTheActorInOverrides(of box: DIContainer) async -> ResolutionError.Reason? {
+        await box.withOverrides {
+            Shared(PlainCounter())
+        } operation: {
+            let copy = DIContainer.current
+            return await Task.detached { failureReason { _ = try copy.tryResolve(PlainCounter.self) } }.value
+        }
+    }
+}
+
+private let mainQueueMarker: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+}()
+
+/// Main-actor state that a decorator written in main-actor code reads.
+@MainActor private var mainActorDecorations = 0
+
+@MainActor private func registerADecoratorOnTheMainActor(in box: DIContainer, ranOffTheMainActor: Guarded<Bool>) {
+    _ = mainQueueMarker
+    box.register {
+        Decorate(SendableService.self) { service, _ in
+            if DispatchQueue.getSpecific(key: mainQueueMarker) != true { ranOffTheMainActor.withLock { $0 = true } }
+            mainActorDecorations += 1  // compiles: Swift isolates this closure to the main actor
+            return service
+        }
+    }
+}
+
+private func registerANonisolatedSendableService(in box: DIContainer) { box.register { New(SendableService()) } }
+
+@MainActor private func registerASendableServiceOnTheMainActor(in box: DIContainer) {
+    box.register { Shared(SendableService()) }
+}
+
+private final class LazySendableHolder: @unchecked Sendable {
+    // Unchecked: the wrapper is never set, and its storage is guarded by the library's lock.
+    @LazyInject var service: SendableService
+}
+
+extension DIScope {
+    fileprivate static let adversarialRun = DIScope("adversarialRun")
+}
+
+@Suite(.timeLimit(.minutes(2)))
+struct IsolationAdversarialTests {
+    // MARK: Non-Sendable values never leave their actor
+
+    @Test func aModuleBuiltInAnActorMethodKeepsItsNonSendableValueOnTheActor() async {
+        let box = DIContainer()
+        await ModuleRegistrar().registerAModule(in: box)
+        let reason = await Task.detached { failureReason { _ = try box.tryResolve(PlainCounter.self) } }.value
+        #expect(reason != nil, "a non-Sendable value made by actor code was handed out off the actor")
+    }
+
+    @Test func overridesWrittenInAnActorMethodKeepTheirNonSendableValueOnTheActor() async {
+        let reason = await ModuleRegistrar().reasonOffTheActorInOverrides(of: DIContainer())
+        #expect(reason != nil, "a non-Sendable override made by actor code was handed out off the actor")
+    }
+
+    @MainActor @Test func aDecoratorWrittenInMainActorCodeNeverRunsOffTheMainActor() async {
+        let box = DIContainer()
+        let ranOffTheMainActor = Guarded(false)
+        registerANonisolatedSendableService(in: box)
+        registerADecoratorOnTheMainActor(in: box, ranOffTheMainActor: ranOffTheMainActor)
+        // Made off the main actor (its factory is nonisolated); the decorator is main-actor code.
+        _ = await Task.detached { try? box.tryResolve(SendableService.self) }.value
+        withKnownIssue("Decorate does not record the isolation of its closure") {
+            #expect(!ranOffTheMainActor.current, "a main-actor decorator ran off the main actor")
+        }
+    }
+
+    // MARK: The main-actor hop
+
+    @MainActor @Test func aLazyWrapperReadOffTheMainActorGetsTheMainActorSendableService() async {
+        let box = DIContainer()
+        registerASendableServiceOnTheMainActor(in: box)
+        let same = await Task.detached {
+            let holder = box.activate { LazySendableHolder() }
+            return holder.service === box.resolve(SendableService.self)
+        }.value
+        #expect(same)
+    }
+
+    @Test func aSharedMainActorServiceHoppedToByManyThreadsAtOnceIsMadeOnce() throws {
+        let run = try TrapRun.run("adversarialHopSharedUnderContention", timeout: 30)
+        #expect(!run.trapped, "hung or crashed: \(run.stderr)")
+        #expect(run.stdout.contains("made 1 distinct 1 resolves 16"), "\(run.stdout)")
+    }
+
+    @Test func aHopWhoseFactoryThrowsGivesTheErrorAndALaterHopSucceeds() throws {
+        let run = try TrapRun.run("adversarialHopWhoseFactoryThrows", timeout: 30)
+        #expect(!run.trapped, "hung or crashed: \(run.stderr)")
+        #expect(run.stdout.contains("first factoryFailed"), "\(run.stdout)")
+        #expect(run.stdout.contains("second none"), "\(run.stdout)")
+    }
+
+    @Test func resolveAllOffTheMainActorHopsAsResolveDoes() throws {
+        let run = try TrapRun.run("adversarialHopForResolveAll", timeout: 30)
+        #expect(!run.trapped, "trapped: \(run.trapMessage ?? run.stderr)")
+        #expect(run.stdout.contains("resolveAll 1"), "\(run.stdout)")
+    }
+
+    @Test func aDeinitRunAfterTheLockHopsLikeAnyTopLevelResolve() throws {
+        let run = try TrapRun.run("adversarialHopFromADeinit", timeout: 30)
+        #expect(!run.trapped, "hung or crashed: \(run.stderr)")
+        #expect(run.stdout.contains("deinit resolved"), "\(run.stdout)")
+    }
+
+    /// Code on the main thread inside `serial.sync { }` is not on the main queue as Dispatch sees
+    /// it, so the resolve asks to hop, and waits for a main queue its own thread is holding.
+    @Test func aResolveOnTheMainThreadInsideASerialQueueSyncDoesNotHang() throws {
+        let run = try TrapRun.run("adversarialHopFromTheMainThreadInsideASerialQueueSync", timeout: 10)
+        withKnownIssue("the hop waits for the main queue that the waiting thread itself holds") {
+            #expect(!run.trapped, "hung (terminated after 10 s) or crashed: \(run.stderr)")
+        }
+    }
+
+    // MARK: Released after the lock
+
+    @Test func aScopeRunEndingInsideAFactoryReleasesItsInstancesAfterTheLock() {
+        let box = DIContainer()
+        let outcome = Guarded<Bool?>(nil)
+        box.register {
+            Shared(Engine())
+            Scoped(.adversarialRun) { () -> ResolvesInDeinit in
+                ResolvesInDeinit { outcome.withLock { $0 = anotherThreadResolves(from: box) } }
+            }
+            New { _ -> Session in
+                box.withScope(.adversarialRun) { _ = box.resolve(ResolvesInDeinit.self) }
+                return Session()
+            }
+        }
+        _ = box.resolve(Session.self)
+        #expect(outcome.current == true, "a scoped instance was released while the lock was held")
+    }
+}
