@@ -101,11 +101,14 @@ struct IsolationAdversarialTests {
         let ranOffTheMainActor = Guarded(false)
         registerANonisolatedSendableService(in: box)
         registerADecoratorOnTheMainActor(in: box, ranOffTheMainActor: ranOffTheMainActor)
-        // Made off the main actor (its factory is nonisolated); the decorator is main-actor code.
-        _ = await Task.detached { try? box.tryResolve(SendableService.self) }.value
-        withKnownIssue("Decorate does not record the isolation of its closure") {
-            #expect(!ranOffTheMainActor.current, "a main-actor decorator ran off the main actor")
-        }
+        // Made off the main actor (its factory is nonisolated); the decorator is main-actor code:
+        // refused there, never run.
+        let reason = await Task.detached { failureReason { _ = try box.tryResolve(SendableService.self) } }.value
+        #expect(reason == .mainActorRequired)
+        #expect(!ranOffTheMainActor.current, "a main-actor decorator ran off the main actor")
+        // On the main actor, it decorates.
+        _ = box.resolve(SendableService.self)
+        #expect(mainActorDecorations > 0)
     }
 
     // MARK: The main-actor hop

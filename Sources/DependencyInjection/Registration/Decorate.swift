@@ -19,8 +19,15 @@ public struct Decorate<Value>: @unchecked Sendable {
     let decorator: Decorator
 
     /// Decorates every `Value` the container makes with `decorate`.
-    public init(_ type: Value.Type, _ decorate: @escaping (Value, Resolver) throws -> Value) {
-        decorator = Decorator(type: ObjectIdentifier(Value.self)) { resolver, made in
+    ///
+    /// Like a factory, `decorate` keeps the isolation of the code it is written in: written in
+    /// main-actor code, it runs only on the main actor, and decorating a value made elsewhere is a
+    /// ``ResolutionError`` instead.
+    public init(
+        _ type: Value.Type, _ decorate: @escaping (Value, Resolver) throws -> Value,
+        isolation: isolated (any Actor)? = #isolation
+    ) {
+        decorator = Decorator(type: ObjectIdentifier(Value.self), isolation: .init(isolation)) { resolver, made in
             // The values of a registration of `Value` are `Box<Value>`s (see `Factory`).
             guard let box = made as? Box<Value> else { return made }
             return Box(value: try decorate(box.value, resolver))
@@ -31,5 +38,7 @@ public struct Decorate<Value>: @unchecked Sendable {
 /// A ``Decorate`` with its type erased: what a container keeps.
 struct Decorator {
     let type: ObjectIdentifier
+    /// The actor its closure needs, if any: it runs only there.
+    let isolation: Factory.Isolation
     let decorate: (Resolver, AnyBox) throws -> AnyBox
 }

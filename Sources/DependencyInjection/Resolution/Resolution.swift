@@ -352,6 +352,12 @@ extension DIContainer {
     ) throws(ResolutionError) -> AnyBox {
         var decorated = value
         for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
+            switch decorator.isolation {
+            case .mainActor where !MainActorCheck.isOnMainActor: throw error(.mainActorRequired, for: requested)
+            case .globalActor(let actor, let name) where Resolution.state.runningActor !== actor:
+                throw error(.notYetMade(actor: name), for: requested)
+            default: break
+            }
             decorated = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
         }
         if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
