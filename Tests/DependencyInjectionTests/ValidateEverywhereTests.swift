@@ -163,6 +163,13 @@ private final class UIThing: Sendable {
         #expect(box.validate().isValid)
     }
 
+    /// In a process of its own (a deadlock there is terminated after 30 seconds and fails here).
+    @Test func validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueueElsewhereNeitherHangsNorFails() throws {
+        let run = try TrapRun.run("validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueue", timeout: 30)
+        #expect(!run.trapped, "hung or crashed: \(run.stderr)")
+        #expect(run.stdout.contains("Container is valid: 1 registration(s) resolved"), "\(run.stdout)")
+    }
+
     @MainActor @Test func nonThrowingMainActorClosureIsUncheckedWithTheFix() {
         let box = DIContainer()
         box.register {

@@ -3,6 +3,7 @@
 
 import DependencyInjection
 import Dispatch
+import Foundation
 
 #if canImport(Darwin)
     import Darwin
@@ -296,4 +297,14 @@ var safeCoreScenarios: [String: () -> Void] {
             }
         },
     ]
+}
+
+/// Written in nonisolated code: a factory that, off the main thread, waits for the main queue.
+func registerAFactoryThatWaitsForTheMainQueueOffIt(in box: DIContainer) {
+    box.register {
+        Shared { () -> WaitsForTheMainThread in
+            if Thread.isMainThread { return WaitsForTheMainThread() }
+            return DispatchQueue.main.sync { WaitsForTheMainThread() }
+        }
+    }
 }

@@ -309,6 +309,14 @@ let scenarios: [String: () -> Void] = [
         _ = box.resolve(ViewModel.self)
         didNotTrap()
     },
+    // validate() called on the main thread, for a factory that waits for the main queue when it
+    // runs anywhere else (issue 22): it must neither deadlock nor report a false problem.
+    "validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueue": {
+        let box = DIContainer()
+        registerAFactoryThatWaitsForTheMainQueueOffIt(in: box)
+        print(box.validate())
+        didNotTrap()
+    },
     "mainActorHopWhileTheLockHolderWaitsForTheMainThread": {
         hopWhileTheLockHolderWaitsForTheMainThread(mainActorService: Module { New { @MainActor in ProfileModel() } })
     },
