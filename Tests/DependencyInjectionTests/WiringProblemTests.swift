@@ -34,6 +34,22 @@ private final class UsageAnalytics { init(state: ScreenState) {} }
         }
     }
 
+    @Test func aSharedThatKeepsASessionScopedServiceIsALifetimeMismatch() throws {
+        let box = DIContainer()
+        box.register {
+            Scoped(.wiringSession, WiringUserSession.init)
+            Shared(WiringProfileCache.init)  // would keep the session past sign-out
+            Scoped(.wiringSession, WiringCart.init)  // the same scope: fine
+        }
+        let report = box.validate()
+        let mismatches = report.problems.filter {
+            if case .lifetimeMismatch = $0.error.reason { true } else { false }
+        }
+        #expect(mismatches.map(\.registration) == ["WiringProfileCache"], "\(report)")
+        let message = try #require(mismatches.first).error.description
+        #expect(message.contains("'WiringUserSession' (Scoped"), "\(message)")
+    }
+
     @Test func serviceMadeAnywhereThatNeedsAMainActorServiceIsAnIsolationConflict() async throws {
         let box = DIContainer()
         await MainActor.run { box.register { New { @MainActor in ScreenState() } } }
@@ -72,4 +88,18 @@ private final class UsageAnalytics { init(state: ScreenState) {} }
         box.register(New(PostgresStore() as Store))
         #expect(box.validate().isValid)
     }
+}
+
+extension DIScope {
+    static let wiringSession = DIScope("wiringSession")
+}
+
+final class WiringUserSession { init() {} }
+final class WiringProfileCache {
+    let session: WiringUserSession
+    init(session: WiringUserSession) { self.session = session }
+}
+final class WiringCart {
+    let session: WiringUserSession
+    init(session: WiringUserSession) { self.session = session }
 }

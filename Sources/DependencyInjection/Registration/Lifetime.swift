@@ -22,7 +22,7 @@ public enum Lifetime: String, Sendable, CustomStringConvertible {
     /// How long one instance is shared, for `validate()`: 0 never (`New`: whoever resolves it owns it),
     /// 1 for one resolution (`Graph`), 3 for as long as the container or a holder wants it. A lifetime
     /// bounded in between (a scope's) ranks 2.
-    var sharingRank: Int { [.new: 0, .graph: 1][self] ?? 3 }
+    var sharingRank: Int { [.new: 0, .graph: 1, .scoped: 2][self] ?? 3 }
 
     /// Whether a service of this lifetime would keep a `dependency` instance past its bounded lifetime.
     func outlives(_ dependency: Lifetime) -> Bool {
