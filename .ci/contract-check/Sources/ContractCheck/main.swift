@@ -209,4 +209,9 @@ do {
 check(functions.registrations.isEmpty, "§4: the refused registration left nothing registered")
 
 DIContainer.reset()
+
+// Contract §5: its lines are in Section5.swift (functions, as a user's app would have them); run and check them.
+try await checkSection5()
+
+DIContainer.reset()
 print("contract check ran")

@@ -66,3 +66,81 @@ let box: DIContainer = {
         #expect(offMain)
     }
 }
+
+// Contract §5, its test lines verbatim.
+
+protocol Store {}
+struct MemoryStore: Store {}
+struct Engine {}
+
+/// 5b: one test guards the whole graph.
+@Suite(.dependencies)
+struct WholeGraphTests {
+    @Test(.dependencies { Shared(LivePayments() as Payments) })
+    func theGraphIsValid() {
+        let report = DIContainer.validate()
+        #expect(report.isValid, "\(report)")  // one test guards the whole graph
+    }
+
+    /// The guard can fail: a graph with a problem (the same type twice in one register call) is invalid.
+    @Test func theGuardFailsForAGraphWithAProblem() {
+        DIContainer.register {
+            Shared(MemoryStore() as Store)
+            Shared(MemoryStore() as Store)
+        }
+        let report = DIContainer.validate()
+        withKnownIssue {
+            #expect(report.isValid, "\(report)")  // one test guards the whole graph
+        }
+        #expect(report.problems.count == 1, "\(report)")
+    }
+}
+
+// 5g. Strict tests: resolving a production registration the test did not override records a test
+// failure that names it (the test goes on with the production service).
+@Suite struct StrictTests {
+    @Test(.dependencies(.strict) { New(MockPayments() as Payments) })
+    func paysWithMock() {
+        #expect(DIContainer.resolve(Payments.self) is MockPayments)
+    }
+
+    @Test(.dependencies(.strict, on: box) { New(MockPayments() as Payments) })  // a container of your own
+    func paysWithMockToo() {
+        #expect(DIContainer.resolve(Payments.self) is MockPayments)
+    }
+
+    /// Resolving a production registration the test did not override records an issue naming it;
+    /// the test goes on with the production service.
+    @Test(.dependencies(.strict, on: box))
+    func resolvingProductionRecordsAnIssue() {
+        withKnownIssue {
+            let payments = DIContainer.resolve(Payments.self)
+            #expect(payments is LivePayments)  // the production service
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("'Payments'") }
+        }
+    }
+}
+
+/// 5g on the current container: the suite's registrations are the container's before the test.
+@Suite(.dependencies { Shared(LivePayments() as Payments) })
+struct StrictOnTheCurrentContainerTests {
+    @Test(.dependencies(.strict) { New(MockPayments() as Payments) })
+    func paysWithMock() {
+        #expect(DIContainer.resolve(Payments.self) is MockPayments)
+    }
+
+    @Test(.dependencies(.strict))
+    func resolvingProductionRecordsAnIssue() {
+        withKnownIssue {
+            #expect(DIContainer.resolve(Payments.self) is LivePayments)  // the production service
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("'Payments'") }
+        }
+    }
+
+    /// Without strict mode, nothing is recorded (so the issue above comes from strict mode).
+    @Test func resolvingProductionIsFineWhenNotStrict() {
+        #expect(DIContainer.resolve(Payments.self) is LivePayments)
+    }
+}
