@@ -114,11 +114,13 @@ extension DIContainer {
     }
 
     /// Registers one registration on ``current``; traps on a registration error.
+    @inlinable
     public static func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
         current.register(Module(registration))
     }
 
     /// Registers one registration of a `Sendable` value on ``current``; traps on a registration error.
+    @inlinable
     public static func register<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
         current.register(Module(registration))
     }
@@ -134,11 +136,13 @@ extension DIContainer {
     }
 
     /// Registers one registration on ``current``, throwing instead of trapping.
+    @inlinable
     public static func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
         try current.tryRegister(Module(registration))
     }
 
     /// Registers one registration of a `Sendable` value on ``current``, throwing instead of trapping.
+    @inlinable
     public static func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
         try current.tryRegister(Module(registration))
     }
@@ -150,9 +154,11 @@ extension DIContainer {
     public func register(@RegistrationBuilder _ registrations: () -> Module) { register(registrations()) }
 
     /// Registers one registration; traps on a registration error.
+    @inlinable
     public func register<Value, Scope>(_ registration: Registration<Value, Scope>) { register(Module(registration)) }
 
     /// Registers one registration of a `Sendable` value; traps on a registration error.
+    @inlinable
     public func register<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
         register(Module(registration))
     }
@@ -166,13 +172,15 @@ extension DIContainer {
     }
 
     /// Registers one registration, throwing instead of trapping.
+    @inlinable
     public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
-        try install(Module(registration))
+        try tryRegister(Module(registration))
     }
 
     /// Registers one registration of a `Sendable` value, throwing instead of trapping.
+    @inlinable
     public func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
-        try install(Module(registration))
+        try tryRegister(Module(registration))
     }
 
     /// Registers a module, throwing a ``ResolutionError`` instead of trapping.
@@ -192,16 +200,18 @@ extension DIContainer {
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
             var replaced: [Slot] = []
-            for spec in module.plans {
+            // By index, so that each spec is copied once, into its entry.
+            for index in module.plans.indices {
                 registry.value.installedCount += 1
-                let entry = Entry(spec, sequence: registry.value.installedCount)
+                let entry = Entry(module.plans[index], sequence: registry.value.installedCount)
+                if let old = slots.updateValue(Slot(entry: entry, alias: nil), forKey: entry.key) { replaced.append(old) }
                 // Registering a type as itself adds nothing: its own slot already serves it.
-                let aliases = spec.aliases.filter { $0.type != spec.type }.map { (Key($0.type, name: spec.name), $0) }
-                replaced += ([(entry.key, nil)] + aliases).compactMap { key, alias in
-                    slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
+                for alias in entry.spec.aliases where alias.type != entry.spec.type {
+                    let slot = Slot(entry: entry, alias: alias)
+                    if let old = slots.updateValue(slot, forKey: Key(alias.type, name: entry.spec.name)) { replaced.append(old) }
                 }
             }
-            Resolution.lock.releaseAfterUnlock(replaced)
+            Resolution.lock.releaseAfterUnlock(replaced.isEmpty ? nil : replaced)
             guard var before else { return }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
             Resolution.state.installing.append((self, before))

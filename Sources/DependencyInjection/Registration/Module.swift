@@ -17,17 +17,24 @@ public struct Module: @unchecked Sendable {
     // Unchecked for the same reason as `Registration`.
     var plans: [RegistrationSpec]
 
-    init(plans: [RegistrationSpec]) { self.plans = plans }
+    /// Not generic, so that the inlinable initializers below run no generic code here.
+    @usableFromInline
+    init(plans: [RegistrationSpec], isSendable: Bool = false) {
+        self.plans = plans
+        if isSendable { plans.indices.forEach { self.plans[$0].isSendable = true } }
+    }
 
     /// A module of the registrations and modules the builder lists.
     public init(@RegistrationBuilder _ content: () -> Module) { self = content() }
 
     /// A module of one registration.
-    public init<Value, Scope>(_ registration: Registration<Value, Scope>) { self.init(plans: [registration.spec]) }
+    @inlinable
+    public init<Value, Scope>(_ registration: Registration<Value, Scope>) { self.init(plans: registration.plans) }
 
     /// A module of one registration of a `Sendable` value (which may then leave the actor it is made on).
+    @inlinable
     public init<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
-        self.init(plans: [registration.sendable.spec])
+        self.init(plans: registration.plans, isSendable: true)
     }
 }
 
@@ -40,11 +47,13 @@ public struct Module: @unchecked Sendable {
 @resultBuilder
 public enum RegistrationBuilder {
     /// Makes a registration a module of one.
+    @inlinable
     public static func buildExpression<Value, Scope>(_ registration: Registration<Value, Scope>) -> Module {
         Module(registration)
     }
 
     /// Makes a registration of a `Sendable` value a module of one.
+    @inlinable
     public static func buildExpression<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) -> Module {
         Module(registration)
     }

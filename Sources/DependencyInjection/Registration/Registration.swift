@@ -16,7 +16,16 @@
 /// factory and `onResolve` actions only ever run under the library's resolution lock, so the
 /// same closure never runs concurrently with itself, even in several containers at once.
 public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
-    var spec: RegistrationSpec
+    /// Its spec, as the one plan of a module of it. An array, so that generic code (an app's helper
+    /// registering types it is generic over) copies and destroys a registration with one retain and
+    /// release, never through `Registration<Value, Scope>`'s metadata, which a first-time type
+    /// would have to instantiate; and a module of it is that same array.
+    @usableFromInline var plans: [RegistrationSpec]
+
+    var spec: RegistrationSpec {
+        get { plans[0] }
+        _modify { yield &plans[0] }
+    }
 
     @usableFromInline
     init<each Alias>(
@@ -24,9 +33,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) {
         var list: [AliasSpec] = []
         repeat list.append(AliasSpec(Value.self, as: (each Alias).self))
-        spec = RegistrationSpec(
+        plans = [RegistrationSpec(
             type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: list,
-            weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line)
+            weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line)]
     }
 
     /// Registers a function without parameters, typically an initializer.
@@ -230,10 +239,6 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         }
     }
 
-    /// The registration, known to make `Sendable` values (what the `Sendable`-constrained overloads
-    /// that take a registration call).
-    var sendable: Self { changing { $0.isSendable = true } }
-
     /// A copy with `change` applied to its spec.
     func changing(_ change: (inout RegistrationSpec) -> Void) -> Self {
         var copy = self
@@ -326,6 +331,7 @@ private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input
 }
 
 /// A registration with its types erased: what a container installs.
+@usableFromInline
 struct RegistrationSpec {
     let type: any Any.Type
     var name: String?
