@@ -22,11 +22,6 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// would have to instantiate; and a module of it is that same array.
     @usableFromInline var plans: [RegistrationSpec]
 
-    var spec: RegistrationSpec {
-        get { plans[0] }
-        _modify { yield &plans[0] }
-    }
-
     @usableFromInline
     init<each Alias>(
         _ factory: Factory, aliases: repeat (each Alias).Type, fileID: String, line: Int
@@ -177,7 +172,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.init(
             Factory(isolation: .init(make.isolation), .async { _ in Box(value: await make()) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
-        spec.isSendable = true
+        plans[0].isSendable = true
     }
 
     /// Registers an async factory: the instance is made by awaiting it.
@@ -197,7 +192,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
         self.init(Factory(async: make), fileID: fileID, line: line)
-        spec.isSendable = true
+        plans[0].isSendable = true
     }
 
     /// Registers an async factory under other types too (see ``init(_:fileID:line:)``).
@@ -208,7 +203,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
         self.init(Factory(async: make), aliases: repeat each aliases, fileID: fileID, line: line)
-        spec.isSendable = true
+        plans[0].isSendable = true
     }
 
     /// The same registration under a name; several names of one type coexist.
@@ -242,7 +237,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// A copy with `change` applied to its spec.
     func changing(_ change: (inout RegistrationSpec) -> Void) -> Self {
         var copy = self
-        change(&copy.spec)
+        change(&copy.plans[0])
         return copy
     }
 }
