@@ -114,14 +114,12 @@ extension DIContainer {
     }
 
     /// Registers one registration on ``current``; traps on a registration error.
-    @inlinable
-    public static func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
+    @inlinable public static func register<Value, Scope>(_ registration: Registration<Value, Scope>) {
         current.register(Module(registration))
     }
 
     /// Registers one registration of a `Sendable` value on ``current``; traps on a registration error.
-    @inlinable
-    public static func register<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
+    @inlinable public static func register<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
         current.register(Module(registration))
     }
 
@@ -200,15 +198,15 @@ extension DIContainer {
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
             var replaced: [Slot] = []
+            func put(_ slot: Slot, at key: Key) { slots.updateValue(slot, forKey: key).map { replaced.append($0) } }
             // By index, so that each spec is copied once, into its entry.
             for index in module.plans.indices {
                 registry.value.installedCount += 1
                 let entry = Entry(module.plans[index], sequence: registry.value.installedCount)
-                if let old = slots.updateValue(Slot(entry: entry, alias: nil), forKey: entry.key) { replaced.append(old) }
+                put(Slot(entry: entry, alias: nil), at: entry.key)
                 // Registering a type as itself adds nothing: its own slot already serves it.
                 for alias in entry.spec.aliases where alias.type != entry.spec.type {
-                    let slot = Slot(entry: entry, alias: alias)
-                    if let old = slots.updateValue(slot, forKey: Key(alias.type, name: entry.spec.name)) { replaced.append(old) }
+                    put(Slot(entry: entry, alias: alias), at: Key(alias.type, name: entry.spec.name))
                 }
             }
             Resolution.lock.releaseAfterUnlock(replaced.isEmpty ? nil : replaced)

@@ -21,7 +21,7 @@ public struct Module: @unchecked Sendable {
     @usableFromInline
     init(plans: [RegistrationSpec], isSendable: Bool = false) {
         self.plans = plans
-        if isSendable { plans.indices.forEach { self.plans[$0].isSendable = true } }
+        for index in plans.indices where isSendable { self.plans[index].isSendable = true }
     }
 
     /// A module of the registrations and modules the builder lists.

@@ -28,9 +28,10 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) {
         var list: [AliasSpec] = []
         repeat list.append(AliasSpec(Value.self, as: (each Alias).self))
-        plans = [RegistrationSpec(
+        let spec = RegistrationSpec(
             type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: list,
-            weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line)]
+            weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line)
+        plans = [spec]
     }
 
     /// Registers a function without parameters, typically an initializer.
