@@ -6,6 +6,8 @@ and targets (markdown), as Benchmarks/README.md shows it.
     python3 Benchmarks/Scripts/table.py --quick    # smoke run (CI): a few iterations, numbers are noise
     python3 Benchmarks/Scripts/table.py --from FILE.jmh.json   # only the table, from an earlier export
     python3 Benchmarks/Scripts/table.py --from RUN1.jmh.json RUN2.jmh.json   # and the targets side by side
+    python3 Benchmarks/Scripts/table.py --baseline BEFORE.jmh.json   # and each resolve workload against a run of
+                                                                     # an earlier commit (issue 24: at most 10% slower)
 
 It runs, from the Benchmarks package:
 
@@ -221,6 +223,35 @@ def memory_table(results):
     return out
 
 
+def launch_targets(results, baseline=None):
+    """Issue 24's targets, (target, what it needs, value shown with Swinject's in the same run, met)."""
+    checks = []
+
+    def check(base, label, bound):
+        by_impl = {impl: row for (name, impl, _), row in results.items() if name == base}
+        if DI not in by_impl or FLOOR not in by_impl:
+            return
+        value = by_impl[DI]["ns"] / by_impl[FLOOR]["ns"]
+        swinject = f" (Swinject {ratio(by_impl[SWINJECT]['ns'] / by_impl[FLOOR]['ns'])})" if SWINJECT in by_impl else ""
+        checks.append((f"{label}: DI ÷ floor", f"≤ {bound}x", ratio(value) + swinject, value <= bound))
+
+    check("Cold registration of first-time types", "Cold registration of first-time types", 2.5)
+    check("App launch: 500 services", "App launch: 500 services, fresh process", 5.0)
+    check("Many types: resolve 10000 distinct types in turn", "10,000 distinct types resolved in turn", 2.0)
+    if baseline:
+        for base, label, kind, _ in WORKLOADS:
+            if kind != "resolve":
+                continue
+            for (name, impl, threads), row in sorted(results.items(), key=lambda item: str(item[0])):
+                before = baseline.get((name, impl, threads))
+                if name != base or impl != DI or not before:
+                    continue
+                value = row["ns"] / before["ns"]
+                checks.append((f"{label.format(threads=threads)}: DI ÷ DI of the baseline", "≤ 1.10x", ratio(value),
+                               value <= 1.10))
+    return checks
+
+
 def targets(results):
     """(target, what it needs, value shown, met)"""
     checks = []
@@ -271,10 +302,13 @@ def main():
     parser.add_argument("--from", dest="sources", nargs="+", metavar="FILE",
                         help="read these JMH exports instead of running the benchmarks")
     parser.add_argument("--save", help="also copy the JMH export to this file")
+    parser.add_argument("--baseline", metavar="FILE", help="a JMH export of an earlier commit, for issue 24's "
+                        "target that no resolve workload is more than 10%% slower than it")
     arguments = parser.parse_args()
+    baseline = load(arguments.baseline) if arguments.baseline else None
 
     if arguments.sources and len(arguments.sources) > 1:
-        compare(arguments.sources)
+        compare(arguments.sources, baseline)
         return
     before = machine()
     path = arguments.sources[0] if arguments.sources else run_benchmarks(arguments.quick)
@@ -287,10 +321,10 @@ def main():
 
     print(f"Machine: {before}" + ("; QUICK (smoke) run, numbers are noise" if arguments.quick else ""))
     print()
-    report(results)
+    report(results, baseline)
 
 
-def report(results):
+def report(results, baseline=None):
     print("\n".join(table(results)))
     print()
     print("\n".join(scaling_table(results)))
@@ -305,17 +339,26 @@ def report(results):
     print("|---|---|---:|---|")
     for description, needs, value, met in checks:
         print(f"| {description} | {needs} | {value} | {'MET' if met else 'NOT MET'} |")
+    print()
+    checks = launch_targets(results, baseline)
+    print(f"Targets (issue 24; from the medians, Swinject in the same run): {sum(met for *_, met in checks)} of "
+          f"{len(checks)} met" + ("" if baseline else " (no --baseline: resolve workloads not compared)"))
+    print()
+    print("| Target | needs | value | status |")
+    print("|---|---|---:|---|")
+    for description, needs, value, met in checks:
+        print(f"| {description} | {needs} | {value} | {'MET' if met else 'NOT MET'} |")
 
 
-def compare(paths):
+def compare(paths, baseline=None):
     """Each run's table, then every target's value and status in each run, side by side."""
     runs = [load(path) for path in paths]
     for number, results in enumerate(runs, 1):
         print(f"### Run {number}")
         print()
-        report(results)
+        report(results, baseline)
         print()
-    checks = [targets(results) for results in runs]
+    checks = [targets(results) + launch_targets(results, baseline) for results in runs]
     print("| Target | needs | " + " | ".join(f"run {n}" for n in range(1, len(runs) + 1)) + " |")
     print("|---|---|" + "---:|" * len(runs))
     for index, (description, needs, _, _) in enumerate(checks[0]):

@@ -125,11 +125,13 @@ extension DIContainer {
     ) { current.register(registrations().bound(to: isolation), file: file, line: line) }
 
     /// Registers one registration on ``current``; traps on a registration error.
+    @inlinable
     public static func register<Value, Scope>(
         _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
     ) { current.register(Module(registration), file: file, line: line) }
 
     /// Registers one registration of a `Sendable` value on ``current``; traps on a registration error.
+    @inlinable
     public static func register<Value: Sendable, Scope>(
         _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
     ) { current.register(Module(registration), file: file, line: line) }
@@ -149,11 +151,13 @@ extension DIContainer {
     }
 
     /// Registers one registration on ``current``, throwing instead of trapping.
+    @inlinable
     public static func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
         try current.tryRegister(Module(registration))
     }
 
     /// Registers one registration of a `Sendable` value on ``current``, throwing instead of trapping.
+    @inlinable
     public static func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
         try current.tryRegister(Module(registration))
     }
@@ -168,11 +172,13 @@ extension DIContainer {
     ) { register(registrations().bound(to: isolation), file: file, line: line) }
 
     /// Registers one registration; traps on a registration error.
+    @inlinable
     public func register<Value, Scope>(
         _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
     ) { register(Module(registration), file: file, line: line) }
 
     /// Registers one registration of a `Sendable` value; traps on a registration error.
+    @inlinable
     public func register<Value: Sendable, Scope>(
         _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
     ) { register(Module(registration), file: file, line: line) }
@@ -190,13 +196,15 @@ extension DIContainer {
     }
 
     /// Registers one registration, throwing instead of trapping.
+    @inlinable
     public func tryRegister<Value, Scope>(_ registration: Registration<Value, Scope>) throws {
-        try install(Module(registration))
+        try tryRegister(Module(registration))
     }
 
     /// Registers one registration of a `Sendable` value, throwing instead of trapping.
+    @inlinable
     public func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
-        try install(Module(registration))
+        try tryRegister(Module(registration))
     }
 
     /// Registers a module, throwing a ``ResolutionError`` instead of trapping.
@@ -216,28 +224,31 @@ extension DIContainer {
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
             var replaced: [Slot] = []
+            func put(_ slot: Slot, at key: Key) { slots.updateValue(slot, forKey: key).map { replaced.append($0) } }
+            // The same type and name twice in this call, for `validate()` (one module included twice
+            // registers the same lines again: no duplicate).
             var seen: [Key: RegistrationSpec] = [:]
-            for spec in module.plans {
+            func note(_ spec: RegistrationSpec, at key: Key) {
+                guard module.plans.count > 1, let first = seen.updateValue(spec, forKey: key),
+                    (first.fileID, first.line) != (spec.fileID, spec.line)
+                else { return }
+                let reason = ResolutionError.Reason.duplicateRegistration(first: first.summary, second: spec.summary)
+                registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
+            }
+            // By index, so that each spec is copied once, into its entry.
+            for index in module.plans.indices {
                 registry.value.installedCount += 1
-                let entry = Entry(spec, sequence: registry.value.installedCount)
+                let entry = Entry(module.plans[index], sequence: registry.value.installedCount)
+                put(Slot(entry: entry, alias: nil), at: entry.key)
                 // Registering a type as itself adds nothing: its own slot already serves it.
-                let aliases = spec.aliases.filter { $0.type != spec.type }.map { (Key($0.type, name: spec.name), $0) }
-                // One module included twice registers the same lines again: no duplicate.
-                for key in [spec.key] + aliases.map(\.0) {
-                    if let first = seen.updateValue(spec, forKey: key),
-                        (first.fileID, first.line) != (spec.fileID, spec.line)
-                    {
-                        let reason = ResolutionError.Reason.duplicateRegistration(
-                            first: first.summary, second: spec.summary)
-                        registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
-                    }
-                }
-                replaced += ([(entry.key, nil)] + aliases).compactMap { key, alias in
-                    slots.updateValue(Slot(entry: entry, alias: alias), forKey: key)
+                note(entry.spec, at: entry.key)
+                for alias in entry.spec.aliases where alias.type != entry.spec.type {
+                    put(Slot(entry: entry, alias: alias), at: Key(alias.type, name: entry.spec.name))
+                    note(entry.spec, at: Key(alias.type, name: entry.spec.name))
                 }
             }
             registry.value.decorators += module.decorators
-            Resolution.lock.releaseAfterUnlock(replaced)
+            Resolution.lock.releaseAfterUnlock(replaced.isEmpty ? nil : replaced)
             guard var before else { return }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
             Resolution.state.installing.append((self, before))

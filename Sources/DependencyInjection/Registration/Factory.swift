@@ -100,13 +100,14 @@ struct Factory: @unchecked Sendable {
     }
 }
 
-/// A made value, as the container keeps it (see ``Factory``).
+/// A made value, as the container keeps it: a ``Box`` (see ``Factory``).
 @usableFromInline
-class AnyBox {}
+typealias AnyBox = AnyObject
 
-/// A made value of the type `Value` (see ``Factory``).
+/// A made value of the type `Value` (see ``Factory``). A root class: the first value of each type
+/// instantiates `Box<Value>`'s metadata, which looked a superclass up by its mangled name.
 @usableFromInline
-final class Box<Value>: AnyBox {
+final class Box<Value> {
     @usableFromInline let value: Value
 
     @usableFromInline

@@ -15,11 +15,18 @@
 /// concurrently with themselves: every one runs under the library's resolution lock.
 public struct Module: @unchecked Sendable {
     // Unchecked for the same reason as `Registration`.
-    var plans: [RegistrationSpec]
+    @usableFromInline var plans: [RegistrationSpec]
     /// Its ``Decorate`` elements, in order (never duplicates of each other: each one applies).
     var decorators: [Decorator] = []
 
-    init(plans: [RegistrationSpec], decorators: [Decorator] = []) {
+    /// Not generic, so that the inlinable initializers below run no generic code here.
+    @usableFromInline
+    init(plans: [RegistrationSpec], isSendable: Bool = false) {
+        self.plans = plans
+        for index in plans.indices where isSendable { self.plans[index].isSendable = true }
+    }
+
+    init(plans: [RegistrationSpec], decorators: [Decorator]) {
         (self.plans, self.decorators) = (plans, decorators)
     }
 
@@ -44,11 +51,13 @@ public struct Module: @unchecked Sendable {
     }
 
     /// A module of one registration.
-    public init<Value, Scope>(_ registration: Registration<Value, Scope>) { self.init(plans: [registration.spec]) }
+    @inlinable
+    public init<Value, Scope>(_ registration: Registration<Value, Scope>) { self.init(plans: registration.plans) }
 
     /// A module of one registration of a `Sendable` value (which may then leave the actor it is made on).
+    @inlinable
     public init<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
-        self.init(plans: [registration.sendable.spec])
+        self.init(plans: registration.plans, isSendable: true)
     }
 }
 
@@ -61,11 +70,13 @@ public struct Module: @unchecked Sendable {
 @resultBuilder
 public enum RegistrationBuilder {
     /// Makes a registration a module of one.
+    @inlinable
     public static func buildExpression<Value, Scope>(_ registration: Registration<Value, Scope>) -> Module {
         Module(registration)
     }
 
     /// Makes a registration of a `Sendable` value a module of one.
+    @inlinable
     public static func buildExpression<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) -> Module {
         Module(registration)
     }

@@ -16,7 +16,11 @@
 /// factory and `onResolve` actions only ever run under the library's resolution lock, so the
 /// same closure never runs concurrently with itself, even in several containers at once.
 public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
-    var spec: RegistrationSpec
+    /// Its spec, as the one plan of a module of it. An array, so that generic code (an app's helper
+    /// registering types it is generic over) copies and destroys a registration with one retain and
+    /// release, never through `Registration<Value, Scope>`'s metadata, which a first-time type
+    /// would have to instantiate; and a module of it is that same array.
+    @usableFromInline var plans: [RegistrationSpec]
 
     @usableFromInline
     init<each Alias>(
@@ -24,9 +28,10 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) {
         var list: [AliasSpec] = []
         repeat list.append(AliasSpec(Value.self, as: (each Alias).self))
-        spec = RegistrationSpec(
+        let spec = RegistrationSpec(
             type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: list,
             weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line)
+        plans = [spec]
     }
 
     /// Registers a function without parameters, typically an initializer.
@@ -172,7 +177,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.init(
             Factory(isolation: .init(make.isolation), .async { _ in Box(value: await make()) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
-        spec.isSendable = true
+        plans[0].isSendable = true
     }
 
     /// Registers an async factory: the instance is made by awaiting it.
@@ -192,7 +197,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
         self.init(Factory(async: make), fileID: fileID, line: line)
-        spec.isSendable = true
+        plans[0].isSendable = true
     }
 
     /// Registers an async factory under other types too (see ``init(_:fileID:line:)``).
@@ -203,7 +208,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
         self.init(Factory(async: make), aliases: repeat each aliases, fileID: fileID, line: line)
-        spec.isSendable = true
+        plans[0].isSendable = true
     }
 
     /// The same registration under a name; several names of one type coexist.
@@ -234,14 +239,10 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         }
     }
 
-    /// The registration, known to make `Sendable` values (what the `Sendable`-constrained overloads
-    /// that take a registration call).
-    var sendable: Self { changing { $0.isSendable = true } }
-
     /// A copy with `change` applied to its spec.
     func changing(_ change: (inout RegistrationSpec) -> Void) -> Self {
         var copy = self
-        change(&copy.spec)
+        change(&copy.plans[0])
         return copy
     }
 }
@@ -330,6 +331,7 @@ private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input
 }
 
 /// A registration with its types erased: what a container installs.
+@usableFromInline
 struct RegistrationSpec {
     let type: any Any.Type
     var name: String?

@@ -113,7 +113,12 @@ extension DIContainer {
     ) throws(ResolutionError) -> AnyBox {
         try MainActorHop.resolving { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
-                try (source.map(\.container) ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
+                // `shared`, where it is current, is called directly: read through `currentLocked`, it is
+                // retained, which its weak references (`ContainerReference`) send down the slow path.
+                if source == nil, Resolution.state.frames.isEmpty, !Resolution.state.anyTaskBinding {
+                    return try shared.resolveLocked(Key(type, name: name), arguments)
+                }
+                return try (source.map(\.container) ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
             }
         }
     }
@@ -225,7 +230,13 @@ extension DIContainer {
     /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`). Also
     /// what `eager()`, `validate()` and the async API resolve with, inside a resolution scope.
     func resolveStep(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
-        // The edge points at what serves the step: `key`, or for an optional `T?` the `T`.
+        // The edge points at what serves the step: `key`, or for an optional `T?` the `T`. This
+        // container's own slot first, without retaining it (`lookup` would, see `resolveBox`).
+        bootstrapIfNeeded()
+        if let slot = slots[key] {
+            recordDependency(on: key)
+            return try provide(slot, requested: key, arguments, origin: self)
+        }
         if let (owner, slot) = lookup(key) {
             recordDependency(on: key)
             return try owner.provide(slot, requested: key, arguments, origin: self)
