@@ -16,7 +16,7 @@ extension DIContainer {
     }
 
     /// A closure that resolves `T` with its arguments from this container (see
-    /// ``factory(_:name:arguments:)-swift.type.method``). It keeps a reference that does not keep
+    /// ``factory(_:name:arguments:file:line:)-swift.type.method``). It keeps a reference that does not keep
     /// the container alive, as a ``Resolver`` does.
     public func factory<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: repeat (each Argument).Type,

@@ -15,7 +15,7 @@ extension DIContainer {
         _ type: T.Type = T.self, file: StaticString = #fileID, line: UInt = #line
     ) -> [T] { resolvedAllOrFail(type, from: nil, file: file, line: line) }
 
-    /// Resolves every registration of `T` (see ``resolveAll(_:)-swift.type.method``).
+    /// Resolves every registration of `T` (see ``resolveAll(_:file:line:)-swift.type.method``).
     @inlinable
     public func resolveAll<T>(
         _ type: T.Type = T.self, file: StaticString = #fileID, line: UInt = #line

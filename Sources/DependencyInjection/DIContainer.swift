@@ -10,7 +10,7 @@
 ///     let router = DIContainer.resolve(Router.self)
 ///
 /// Every static member acts on ``current``: the container bound to the running task
-/// (``activate(_:)-swift.method``, ``withOverrides(_:operation:)-swift.type.method``, the
+/// (``activate(_:)-swift.method``, ``withOverrides(_:isolation:operation:)-8hb9p``, the
 /// `DependencyInjectionTesting` traits), else ``shared``. Each has an instance twin for
 /// containers of your own.
 ///
@@ -61,7 +61,7 @@ public final class DIContainer: @unchecked Sendable {
     ///
     /// While a container runs a factory on this thread, that container (so what it makes
     /// resolves its own property wrappers from it); otherwise the container bound to this task
-    /// by ``activate(_:)-swift.method`` or ``withOverrides(_:operation:)-swift.type.method``;
+    /// by ``activate(_:)-swift.method`` or ``withOverrides(_:isolation:operation:)-8hb9p``;
     /// otherwise ``shared``.
     public static var current: DIContainer { Resolution.lock.withLock { currentLocked } }
 

@@ -4,7 +4,7 @@
 ///         @InjectAll var trackers: [Tracker]   // the unnamed one, then the named ones in order
 ///     }
 ///
-/// It resolves from ``DIContainer/current``, as ``DIContainer/resolveAll(_:)-swift.type.method``
+/// It resolves from ``DIContainer/current``, as ``DIContainer/resolveAll(_:file:line:)-swift.type.method``
 /// does; nothing registered gives `[]`.
 @propertyWrapper
 public struct InjectAll<Element> {

@@ -50,14 +50,14 @@ public struct Resolver: Sendable {
 }
 
 extension Resolver {
-    /// Resolves every registration of `T` (see ``DIContainer/resolveAll(_:)-swift.type.method``).
+    /// Resolves every registration of `T` (see ``DIContainer/resolveAll(_:file:line:)-swift.type.method``).
     @inlinable
     public func resolveAll<T>(
         _ type: T.Type = T.self, file: StaticString = #fileID, line: UInt = #line
     ) -> [T] { DIContainer.resolvedAllOrFail(type, from: reference, file: file, line: line) }
 
     /// A closure that resolves `T` with its arguments from this resolver's container, usable after
-    /// the factory that received the resolver returned (see ``DIContainer/factory(_:name:arguments:)-swift.type.method``).
+    /// the factory that received the resolver returned (see ``DIContainer/factory(_:name:arguments:file:line:)-swift.type.method``).
     ///
     ///     Shared { resolve in ListViewModel(makeDetail: resolve.factory(DetailViewModel.self, arguments: String.self)) }
     public func factory<T, each Argument>(
