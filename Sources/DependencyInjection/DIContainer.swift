@@ -479,7 +479,8 @@ extension DIContainer {
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
             copy.registry.value.decorators = registry.value.decorators
-            copy.registry.value.strict = registry.value.strict
+            // A `validate()` copy's probes are not the test's resolves: strict mode does not see them.
+            copy.registry.value.strict = forValidation ? nil : registry.value.strict
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy(forValidation: forValidation)

@@ -86,10 +86,12 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         case .shared, .scoped:
             if lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) {
                 run.value[ObjectIdentifier(self)] = (self, made)
+                // Taken back from that run, which may be over when the resolution fails.
+                Resolution.state.undo.append { run.value.removeValue(forKey: ObjectIdentifier(self)) }
             } else {
                 value.shared = made
+                Resolution.state.made.append(self)
             }
-            Resolution.state.made.append(self)
         case .new:
             break
         case .graph:
@@ -110,12 +112,6 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         // An async run still making one keeps it no more (see `runAsyncFactory`).
         defer { (value.shared, value.weakObject, value.making) = (nil, nil, nil) }
         return value.shared ?? value.weakObject
-    }
-
-    /// Takes back the instance a failed resolution kept: a scoped one from the run it was kept in.
-    func takeBack() -> Any? {
-        guard lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) else { return releaseInstances() }
-        return run.value.removeValue(forKey: ObjectIdentifier(self))
     }
 
     /// A copy with the same registration and recorded edges, and no instances. For `validate()`,

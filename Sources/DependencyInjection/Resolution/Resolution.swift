@@ -48,8 +48,8 @@ struct ResolutionState {
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
-    /// What else to take back if the resolution fails (a lazy wrapper read during it); each
-    /// returns what it took, to be released after the lock.
+    /// What else to take back if the resolution fails (a lazy wrapper read during it, a scope
+    /// run's instance); each returns what it took, to be released after the lock.
     var undo: [() -> Any?] = []
     /// The container the outermost call asked, for messages.
     var origin: DIContainer?
@@ -451,7 +451,7 @@ extension DIContainer {
         Resolution.state.pendingActions.removeLast(actions.count)
         Resolution.state.undo.removeLast(undo.count)
         for key in graph.keys { Resolution.state.graphValues[key] = nil }
-        return (made.compactMap { $0.takeBack() }, undo.map { $0() }, state, made, actions, graph)
+        return (made.compactMap { $0.releaseInstances() }, undo.map { $0() }, state, made, actions, graph)
     }
 }
 
