@@ -16,6 +16,16 @@ private final class MergeToken {}
 private final class MergeFailing {}
 private struct MergeOffline: Error {}
 
+/// Whether another thread can resolve from `box` now (not while this thread holds the library's lock).
+private func anotherThreadCanResolve(from box: DIContainer) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        _ = box.resolve(Engine.self)
+        done.signal()
+    }.start()
+    return done.wait(timeout: .now() + 2) == .success
+}
+
 @Suite(.timeLimit(.minutes(1))) struct MergeRegressionTests {
     @Test func validateInAStrictContainerReportsNoResolveOfTheTest() {
         let box = DIContainer()
@@ -43,5 +53,17 @@ private struct MergeOffline: Error {}
         #expect(throws: ResolutionError.self) { try box.tryResolve(MergeFailing.self) }
         // What the run made went with the run; the container's own instance is not the resolution's to drop.
         #expect(box.resolve(MergeToken.self) === kept)
+    }
+
+    @Test func whatAFailingDecoratorDropsIsReleasedAfterTheLock() {
+        let box = DIContainer()
+        let outcome = Guarded<Bool?>(nil)
+        box.register {
+            Shared(Engine())
+            New { ResolvesInDeinit { outcome.withLock { $0 = anotherThreadCanResolve(from: box) } } }
+            Decorate(ResolvesInDeinit.self) { _, _ in throw MergeOffline() }
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(ResolvesInDeinit.self) }
+        #expect(outcome.current == true)
     }
 }

@@ -362,16 +362,22 @@ extension DIContainer {
         _ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true
     ) throws(ResolutionError) -> AnyBox {
         var decorated = value
-        for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
-            switch decorator.isolation {
-            case .mainActor where !MainActorCheck.isOnMainActor: throw error(.mainActorRequired, for: requested)
-            case .globalActor(let actor, let name) where Resolution.state.runningActor !== actor:
-                throw error(.notYetMade(actor: name), for: requested)
-            default: break
+        do throws(ResolutionError) {
+            for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
+                switch decorator.isolation {
+                case .mainActor where !MainActorCheck.isOnMainActor: throw error(.mainActorRequired, for: requested)
+                case .globalActor(let actor, let name) where Resolution.state.runningActor !== actor:
+                    throw error(.notYetMade(actor: name), for: requested)
+                default: break
+                }
+                decorated = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
             }
-            decorated = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
+            if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
+        } catch {
+            // What was made is dropped: released after the lock, as its `deinit` may resolve.
+            Resolution.lock.releaseAfterUnlock((value, decorated))
+            throw error
         }
-        if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
         for action in entry.spec.onResolve {
             // While it runs, the registration counts as being made again, so an action that needs
             // a new instance of its own registration is a cycle.
