@@ -54,7 +54,11 @@ extension DIContainer {
                 case nil: break
                 }
             }
-            problems += Resolution.lock.withLock { entries.flatMap(wiringProblems) }
+            let wiring = Resolution.lock.withLock { entries.flatMap(wiringProblems) }
+            // Reported once: a registration's isolation conflict is why its probe failed off the actor.
+            let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.registration))
+            problems.removeAll { conflicted.contains($0.registration) && $0.error.reason.isIsolation }
+            problems += wiring
             return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
         }
     }

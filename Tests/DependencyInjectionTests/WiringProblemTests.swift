@@ -58,6 +58,7 @@ private final class UsageAnalytics { init(state: ScreenState) {} }
         let conflict = try #require(
             report.problems.first { if case .isolationConflict = $0.error.reason { true } else { false } }, "\(report)")
         #expect(conflict.registration == "UsageAnalytics")
+        #expect(report.problems.count == 1, "reported once, as the conflict: \(report)")
         #expect(conflict.error.description.contains("'ScreenState' (New, on MainActor, "), "\(conflict)")
         #expect(conflict.error.description.contains("To fix, isolate"))
     }

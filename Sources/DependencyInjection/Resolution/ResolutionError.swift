@@ -53,6 +53,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case isolationConflict(registration: String, dependency: String)
         /// `validate()`: one `register` call or `Module` registers the type and name twice; the second replaces the first.
         case duplicateRegistration(first: String, second: String)
+
+        var isIsolationConflict: Bool { if case .isolationConflict = self { true } else { false } }
+        /// An actor's service asked for where it cannot be had.
+        var isIsolation: Bool {
+            switch self {
+            case .mainActorRequired, .notYetMade, .notSendable: true
+            default: false
+            }
+        }
     }
 
     /// What the error says.
