@@ -67,6 +67,8 @@ private let mainQueueMarker: DispatchSpecificKey<Bool> = {
 
 private func registerANonisolatedSendableService(in box: DIContainer) { box.register { New(SendableService()) } }
 
+private func registerANonisolatedPlainCounter(in box: DIContainer) { box.register { New(PlainCounter()) } }
+
 @MainActor private func registerASendableServiceOnTheMainActor(in box: DIContainer) {
     box.register { Shared(SendableService()) }
 }
@@ -109,6 +111,21 @@ struct IsolationAdversarialTests {
         // On the main actor, it decorates.
         _ = box.resolve(SendableService.self)
         #expect(mainActorDecorations > 0)
+    }
+
+    @MainActor @Test func aMainActorDecoratorOfANonSendableValueKeepsItOnTheMainActor() async {
+        let box = DIContainer()
+        registerANonisolatedPlainCounter(in: box)
+        box.register { Decorate(PlainCounter.self) { counter, _ in counter } }
+        let reason = await Task.detached { () -> ResolutionError.Reason? in
+            do {
+                _ = try await box.resolveAsync(PlainCounter.self)
+                return nil
+            } catch {
+                return (error as? ResolutionError)?.reason
+            }
+        }.value
+        #expect(reason == .mainActorRequired, "a value a main-actor decorator made left the main actor")
     }
 
     // MARK: The main-actor hop

@@ -365,7 +365,8 @@ extension DIContainer {
         do throws(ResolutionError) {
             for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
                 switch decorator.isolation {
-                case .mainActor where !MainActorCheck.isOnMainActor: throw error(.mainActorRequired, for: requested)
+                case .mainActor where !MainActorCheck.isOnMainActor:
+                    throw mainActorRequired(entry, requested: requested, canHop: false)
                 case .globalActor(let actor, let name) where Resolution.state.runningActor !== actor:
                     throw error(.notYetMade(actor: name), for: requested)
                 default: break
