@@ -174,27 +174,23 @@ extension DIContainer {
             Resolution.state.frames.append(
                 .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
         }
-        // What the resolution made or dropped, released once the lock is let go: a `deinit` may resolve.
-        // (Not generic, so that this runs without looking up type metadata.)
-        var released: Any?
-        defer {
-            if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) }
-            Resolution.lock.releaseAfterUnlock(released)
-        }
+        // What the resolution made or dropped is released once the lock is let go (a `deinit` may
+        // resolve); a resolution that made nothing (a kept instance, a `New`) has nothing to hand over.
+        defer { if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) } }
         let result: R
         do {
             defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
             result = try body()
         } catch {
-            released = rollBack(to: savepoint)
+            Resolution.lock.releaseAfterUnlock(rollBack(to: savepoint))
             throw error
         }
-        guard isTopLevel else { return result }
+        guard isTopLevel, !Resolution.state.madeNothing else { return result }
         do {
-            released = try finishResolution()
+            try finishResolution()
         } catch {
             // If an action fails, the value goes away with the rest, once the resolution is closed.
-            released = (result, rollBack(to: nil))
+            Resolution.lock.releaseAfterUnlock((result, rollBack(to: nil)))
             throw error
         }
         return result
@@ -419,10 +415,8 @@ extension DIContainer {
     }
 
     /// Ends a top-level resolution that made its value: runs the queued `onResolve` actions (and
-    /// those that running them queues); returns what the resolution holds, to be released once it is closed.
-    private func finishResolution() throws(ResolutionError) -> Any? {
-        // A resolution that made nothing (a kept instance) has nothing to finish.
-        if Resolution.state.madeNothing { return nil }
+    /// those that running them queues); what the resolution holds is released once it is closed.
+    private func finishResolution() throws(ResolutionError) {
         // Run in place and kept until the resolution is closed (or dropped with it if one fails):
         // an action may hold the last reference to an instance.
         var next = 0
@@ -436,7 +430,7 @@ extension DIContainer {
         AsyncMaking.keepGraph(state.graphValues)
         (Resolution.state.graphValues, Resolution.state.made, Resolution.state.pendingActions) = ([:], [], [])
         Resolution.state.undo = []
-        return state
+        Resolution.lock.releaseAfterUnlock(consume state)
     }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
