@@ -68,7 +68,7 @@ public final class DIContainer: @unchecked Sendable {
     /// ``current``, with the lock held (so the resolution in progress, if any, is this thread's).
     @inline(__always)
     static var currentLocked: DIContainer {
-        if let running = Resolution.state.frames.last?.container { return running }
+        if let running = Resolution.state.frames.last?.reference.container { return running }
         if Resolution.state.anyTaskBinding, let bound = boundContainer.get() { return bound }
         return shared
     }
@@ -271,7 +271,7 @@ extension DIContainer {
 
     /// Throws when a factory or action of this container is running on this thread. Lock held.
     func refuseMutationDuringResolution(_ operation: String) throws(ResolutionError) {
-        if let frame = Resolution.state.frames.last(where: { $0.container === self && $0.entry != nil }) {
+        if let frame = Resolution.state.frames.last(where: { $0.reference === reference && $0.entry != nil }) {
             throw error(.mutationDuringResolution(operation: operation), for: frame.requested)
         }
     }
@@ -378,7 +378,7 @@ extension DIContainer {
         // this one the running container for the operation (this thread holds the lock anyway).
         return try Resolution.lock.withLock {
             Resolution.state.frames.append(
-                .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+                .init(reference: reference, entry: nil, requested: Key(DIContainer.self, name: nil)))
             defer { _ = Resolution.state.frames.removeLast() }
             return try Self.boundContainer.withValue(self, operation: operation)
         }

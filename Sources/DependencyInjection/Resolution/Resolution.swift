@@ -32,9 +32,11 @@ enum Resolution {
 struct ResolutionState {
     /// One step of the resolution in progress: a factory or `onResolve` action running for
     /// `entry` in `container`; `entry` is `nil` for a container made current mid-resolution
-    /// (`activate`, `registerDependencies()`, a batch of `eager()` registrations).
+    /// (`activate`, `registerDependencies()`, a batch of `eager()` registrations). The container is
+    /// reached through its reference: the caller that runs the step holds it, and retaining a
+    /// container (which has a side table, for its weak references) takes the runtime's slow path.
     struct Frame {
-        let container: DIContainer
+        let reference: ContainerReference
         let entry: Entry?
         let requested: Key
     }
@@ -51,8 +53,8 @@ struct ResolutionState {
     /// What else to take back if the resolution fails (a lazy wrapper read during it, a scope
     /// run's instance); each returns what it took, to be released after the lock.
     var undo: [() -> Any?] = []
-    /// The container the outermost call asked, for messages.
-    var origin: DIContainer?
+    /// The container the outermost call asked (held by that call), for messages.
+    var origin: ContainerReference?
     /// Whether any container was ever bound to a task: until then ``DIContainer/current`` is
     /// `shared` wherever no factory runs, and reading the task-local can be skipped.
     var anyTaskBinding = false
@@ -167,34 +169,30 @@ extension DIContainer {
         let savepoint = isTopLevel ? nil : Resolution.state.savepoint
         Resolution.state.isResolving = true
         // A top-level resolve sets it once a factory runs (see `value(of:)`): a kept instance needs none.
-        if isTopLevel, isFrame { Resolution.state.origin = self }
+        if isTopLevel, isFrame { Resolution.state.origin = reference }
         // The resolves of one async factory run share its `Graph` instances, as one resolve does.
         if isTopLevel, Resolution.state.asyncRuns > 0 { Resolution.state.graphValues = AsyncMaking.currentGraph }
         if isFrame {
             Resolution.state.frames.append(
-                .init(container: self, entry: nil, requested: Key(DIContainer.self, name: nil)))
+                .init(reference: reference, entry: nil, requested: Key(DIContainer.self, name: nil)))
         }
-        // What the resolution made or dropped, released once the lock is let go: a `deinit` may resolve.
-        // (Not generic, so that this runs without looking up type metadata.)
-        var released: Any?
-        defer {
-            if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) }
-            Resolution.lock.releaseAfterUnlock(released)
-        }
+        // What the resolution made or dropped is released once the lock is let go (a `deinit` may
+        // resolve); a resolution that made nothing (a kept instance, a `New`) has nothing to hand over.
+        defer { if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) } }
         let result: R
         do {
             defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
             result = try body()
         } catch {
-            released = rollBack(to: savepoint)
+            Resolution.lock.releaseAfterUnlock(rollBack(to: savepoint))
             throw error
         }
-        guard isTopLevel else { return result }
+        guard isTopLevel, !Resolution.state.madeNothing else { return result }
         do {
-            released = try finishResolution()
+            try finishResolution()
         } catch {
             // If an action fails, the value goes away with the rest, once the resolution is closed.
-            released = (result, rollBack(to: nil))
+            Resolution.lock.releaseAfterUnlock((result, rollBack(to: nil)))
             throw error
         }
         return result
@@ -332,7 +330,7 @@ extension DIContainer {
         // Validation: a failed probe's registration fails at once where no thread can park (a probe makes it again).
         if let failure = entry.value.validationFailure, Resolution.state.probe == nil { throw failure }
         // The container the outermost call asked, for messages, once the first factory runs.
-        if Resolution.state.frames.isEmpty { Resolution.state.origin = origin }
+        if Resolution.state.frames.isEmpty { Resolution.state.origin = origin.reference }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
             #if DEBUG
                 let timing = SlowFactory.start()
@@ -401,7 +399,7 @@ extension DIContainer {
         guard depth < Resolution.maximumDepth, ThreadStack.hasRoom(reserving: Resolution.stackReserve) else {
             throw error(.tooDeep(depth: depth), for: requested)
         }
-        Resolution.state.frames.append(.init(container: self, entry: entry, requested: requested))
+        Resolution.state.frames.append(.init(reference: reference, entry: entry, requested: requested))
         entry.value.isMaking = true
         defer {
             entry.value.isMaking = false
@@ -426,10 +424,8 @@ extension DIContainer {
     }
 
     /// Ends a top-level resolution that made its value: runs the queued `onResolve` actions (and
-    /// those that running them queues); returns what the resolution holds, to be released once it is closed.
-    private func finishResolution() throws(ResolutionError) -> Any? {
-        // A resolution that made nothing (a kept instance) has nothing to finish.
-        if Resolution.state.madeNothing { return nil }
+    /// those that running them queues); what the resolution holds is released once it is closed.
+    private func finishResolution() throws(ResolutionError) {
         // Run in place and kept until the resolution is closed (or dropped with it if one fails):
         // an action may hold the last reference to an instance.
         var next = 0
@@ -443,7 +439,7 @@ extension DIContainer {
         AsyncMaking.keepGraph(state.graphValues)
         (Resolution.state.graphValues, Resolution.state.made, Resolution.state.pendingActions) = ([:], [], [])
         Resolution.state.undo = []
-        return state
+        Resolution.lock.releaseAfterUnlock(consume state)
     }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
