@@ -99,7 +99,7 @@ extension DIContainer {
                 // Kept for the message of a synchronous resolve that finds them not made.
                 Resolution.lock.withLock {
                     for (service, error) in failures {
-                        service.owner.slots[service.key]?.entry.value.preparationError = error
+                        service.owner.slots[service.key]?.entry.value.preparationError = error as? ResolutionError
                     }
                 }
                 throw failure.error

@@ -17,7 +17,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         /// An async factory of this entry running now: later async resolves await it.
         var making: AsyncMaking?
         /// Why `prepare()` last failed to make it, for the message of a resolve that finds it not made.
-        var preparationError: (any Error)?
+        var preparationError: ResolutionError?
         /// In a `validate()` copy: how it failed, so what needs it later fails at once (where a trap
         /// could not be parked).
         var validationFailure: ResolutionError?
