@@ -1,0 +1,71 @@
+import DependencyInjection
+import Dispatch
+
+// validate() scenarios that could crash or hang the process (see `ValidateAdversarialTests`): each
+// prints the report, then `did-not-trap`; a crash or a hang fails the test that runs it.
+
+protocol Missing: AnyObject {}
+/// Made by an expression: its wrapper resolves `Missing`, which nobody registers.
+final class NeedsMissing: @unchecked Sendable {
+    @Inject var missing: Missing
+    init() {}
+}
+@globalActor actor ValidationActor { static let shared = ValidationActor() }
+
+var validateScenarios: [String: () -> Void] {
+    [
+        // An expression whose @Inject fails, validate() on the main thread (runs it inline).
+        "validateOnMainThreadExpressionWithFailingInject": {
+            let box = DIContainer()
+            box.register { Shared(NeedsMissing()) }
+            print(box.validate())
+        },
+        // The same, isolated to the main actor, validate() off it.
+        "validateOffMainMainActorExpressionWithFailingInject": {
+            let box = DIContainer()
+            box.register { Shared { @MainActor in NeedsMissing() } }
+            DispatchQueue.global().async {
+                print(box.validate())
+                didNotTrap()
+            }
+            dispatchMain()
+        },
+        // A global-actor closure without a resolver whose @Inject fails.
+        "validateGlobalActorExpressionWithFailingInject": {
+            let box = DIContainer()
+            box.register { Shared { @ValidationActor in NeedsMissing() } }
+            print(box.validate())
+        },
+        // A plain closure without a resolver that calls the static non-throwing resolve.
+        "validateOnMainThreadStaticResolveInClosure": {
+            let box = DIContainer()
+            box.register { Shared { RouterImpl(config: DIContainer.resolve()) } }
+            print(box.validate())
+        },
+    ]
+}
+
+import Foundation
+
+/// Threads of this process now.
+func threadCount() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
+}
+
+var validateCapScenarios: [String: () -> Void] {
+    [
+        // 100 expressions whose @Inject fails, probed off the main thread: the cap of 64 parked threads holds?
+        "validateParksAtMost64ThreadsForExpressions": {
+            let box = DIContainer()
+            box.register { for index in 0..<100 { Shared(NeedsMissing()).named("n\(index)") } }
+            let before = threadCount()
+            DispatchQueue.global().async {
+                let report = box.validate()
+                print("problems \(report.problems.count) unchecked \(report.unchecked.count)")
+                print("threads added \(threadCount() - before)")
+                didNotTrap()
+            }
+            dispatchMain()
+        },
+    ]
+}
