@@ -1,5 +1,6 @@
 import DependencyInjection
 import Dispatch
+import Foundation
 
 // validate() scenarios that could crash or hang the process (see `ValidateAdversarialTests`): each
 // prints the report, then `did-not-trap`; a crash or a hang fails the test that runs it.
@@ -45,8 +46,6 @@ var validateScenarios: [String: () -> Void] {
     ]
 }
 
-import Foundation
-
 /// Threads of this process now.
 func threadCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
@@ -66,6 +65,6 @@ var validateCapScenarios: [String: () -> Void] {
                 didNotTrap()
             }
             dispatchMain()
-        },
+        }
     ]
 }

@@ -335,7 +335,9 @@ let scenarios: [String: () -> Void] = [
 let arguments = CommandLine.arguments
 let allScenarios = scenarios.merging(safeCoreScenarios) { first, _ in first }.merging(featureScenarios) { first, _ in
     first
-}.merging(adversarialScenarios) { first, _ in first }.merging(validateScenarios) { first, _ in first }.merging(validateCapScenarios) { first, _ in first }
+}.merging(adversarialScenarios) { first, _ in first }.merging(validateScenarios) { first, _ in first }.merging(
+    validateCapScenarios
+) { first, _ in first }
 guard arguments.count == 2, let scenario = allScenarios[arguments[1]] else {
     print("usage: TrapScenarios <scenario>; scenarios: \(allScenarios.keys.sorted().joined(separator: ", "))")
     exit(2)
