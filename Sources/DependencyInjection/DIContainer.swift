@@ -227,12 +227,14 @@ extension DIContainer {
             func put(_ slot: Slot, at key: Key) { slots.updateValue(slot, forKey: key).map { replaced.append($0) } }
             // The same type and name twice in this call, for `validate()` (one module included twice
             // registers the same lines again: no duplicate).
-            var seen: [Key: RegistrationSpec] = [:]
-            func note(_ spec: RegistrationSpec, at key: Key) {
-                guard module.plans.count > 1, let first = seen.updateValue(spec, forKey: key),
-                    (first.fileID, first.line) != (spec.fileID, spec.line)
+            // Plans by index, so that no spec is copied for it (a lone registration skips it).
+            var seen: [Key: Int] = [:]
+            func note(_ index: Int, at key: Key) {
+                guard module.plans.count > 1, let first = seen.updateValue(index, forKey: key).map({ module.plans[$0] }),
+                    (first.fileID, first.line) != (module.plans[index].fileID, module.plans[index].line)
                 else { return }
-                let reason = ResolutionError.Reason.duplicateRegistration(first: first.summary, second: spec.summary)
+                let reason = ResolutionError.Reason.duplicateRegistration(
+                    first: first.summary, second: module.plans[index].summary)
                 registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
             }
             // By index, so that each spec is copied once, into its entry.
@@ -240,15 +242,16 @@ extension DIContainer {
                 registry.value.installedCount += 1
                 let entry = Entry(module.plans[index], sequence: registry.value.installedCount)
                 put(Slot(entry: entry, alias: nil), at: entry.key)
+                note(index, at: entry.key)
                 // Registering a type as itself adds nothing: its own slot already serves it.
-                note(entry.spec, at: entry.key)
                 for alias in entry.spec.aliases where alias.type != entry.spec.type {
                     put(Slot(entry: entry, alias: alias), at: Key(alias.type, name: entry.spec.name))
-                    note(entry.spec, at: Key(alias.type, name: entry.spec.name))
+                    note(index, at: Key(alias.type, name: entry.spec.name))
                 }
             }
-            registry.value.decorators += module.decorators
-            Resolution.lock.releaseAfterUnlock(replaced.isEmpty ? nil : replaced)
+            // Each only if there is something: appending nothing still reallocates an empty array.
+            if !module.decorators.isEmpty { registry.value.decorators += module.decorators }
+            if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
             guard var before else { return }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
             Resolution.state.installing.append((self, before))
