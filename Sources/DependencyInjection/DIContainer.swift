@@ -133,7 +133,7 @@ extension DIContainer {
     /// Registers one registration of a `Sendable` value on ``current``; traps on a registration error.
     @inlinable
     public static func register<Value: Sendable, Scope>(
-        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+        _ registration: consuming Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
     ) { current.register(Module(registration), file: file, line: line) }
 
     /// Registers a module on ``current``; traps on a registration error.
@@ -158,7 +158,7 @@ extension DIContainer {
 
     /// Registers one registration of a `Sendable` value on ``current``, throwing instead of trapping.
     @inlinable
-    public static func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
+    public static func tryRegister<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) throws {
         try current.tryRegister(Module(registration))
     }
 
@@ -180,7 +180,7 @@ extension DIContainer {
     /// Registers one registration of a `Sendable` value; traps on a registration error.
     @inlinable
     public func register<Value: Sendable, Scope>(
-        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+        _ registration: consuming Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
     ) { register(Module(registration), file: file, line: line) }
 
     /// Registers a module; traps on a registration error.
@@ -203,7 +203,7 @@ extension DIContainer {
 
     /// Registers one registration of a `Sendable` value, throwing instead of trapping.
     @inlinable
-    public func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
+    public func tryRegister<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) throws {
         try tryRegister(Module(registration))
     }
 
