@@ -219,7 +219,9 @@ extension DIContainer {
         try Resolution.lock.withLock { () throws(ResolutionError) in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
-            if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
+            for index in module.plans.indices {
+                if let problem = RegistrationSpec.problem(of: module.plans, at: index) { throw problem }
+            }
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
