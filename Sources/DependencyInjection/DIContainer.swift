@@ -158,7 +158,8 @@ extension DIContainer {
 
     /// Registers one registration of a `Sendable` value on ``current``, throwing instead of trapping.
     @inlinable
-    public static func tryRegister<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) throws {
+    public static func tryRegister<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) throws
+    {
         try current.tryRegister(Module(registration))
     }
 
@@ -232,7 +233,8 @@ extension DIContainer {
             // Plans by index, so that no spec is copied for it (a lone registration skips it).
             var seen: [Key: Int] = [:]
             func note(_ index: Int, at key: Key) {
-                guard module.plans.count > 1, let first = seen.updateValue(index, forKey: key).map({ module.plans[$0] }),
+                guard module.plans.count > 1,
+                    let first = seen.updateValue(index, forKey: key).map({ module.plans[$0] }),
                     (first.fileID, first.line) != (module.plans[index].fileID, module.plans[index].line)
                 else { return }
                 let reason = ResolutionError.Reason.duplicateRegistration(

@@ -80,7 +80,9 @@ public enum RegistrationBuilder {
 
     /// Makes a registration of a `Sendable` value a module of one.
     @inlinable
-    public static func buildExpression<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) -> Module {
+    public static func buildExpression<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>)
+        -> Module
+    {
         Module(registration)
     }
 

@@ -49,7 +49,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            Factory(isolation: .init(isolation), .boxing { _, _ in make() }), aliases: repeat each aliases,
+            Factory(isolation: .init(isolation), .sync { _, _ in Box(value: make()) }), aliases: repeat each aliases,
             fileID: fileID, line: line)
     }
 
@@ -67,8 +67,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.init(
             Factory(
                 isolation: .init(isolation), canUnwind: Failure.self != Never.self,
-                .boxing { resolver, _ in try make(resolver) }), aliases: repeat each aliases, fileID: fileID, line: line
-        )
+                .sync { resolver, _ in Box(value: try make(resolver)) }), aliases: repeat each aliases, fileID: fileID,
+            line: line)
     }
 
     /// Registers an initializer (or any function) whose parameters are registered services:
