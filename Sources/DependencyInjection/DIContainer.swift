@@ -89,8 +89,9 @@ public final class DIContainer: @unchecked Sendable {
     }
 
     /// Runs `registerDependencies()` if it is due, with this container current. Lock held.
-    func bootstrapIfNeeded() {
-        guard registry.value.needsBootstrap else { return }
+    @inline(__always) func bootstrapIfNeeded() { if registry.value.needsBootstrap { bootstrap() } }
+
+    private func bootstrap() {
         registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
         do { try withResolutionScope { registering.registerDependencies() } } catch { Self.fail(error) }
@@ -233,12 +234,10 @@ extension DIContainer {
             // Plans by index, so that no spec is copied for it (a lone registration skips it).
             var seen: [Key: Int] = [:]
             func note(_ index: Int, at key: Key) {
-                guard module.plans.count > 1,
-                    let first = seen.updateValue(index, forKey: key).map({ module.plans[$0] }),
-                    (first.fileID, first.line) != (module.plans[index].fileID, module.plans[index].line)
-                else { return }
-                let reason = ResolutionError.Reason.duplicateRegistration(
-                    first: first.summary, second: module.plans[index].summary)
+                guard module.plans.count > 1, let firstIndex = seen.updateValue(index, forKey: key) else { return }
+                let (first, spec) = (module.plans[firstIndex], module.plans[index])
+                guard (first.fileID, first.line) != (spec.fileID, spec.line) else { return }
+                let reason = ResolutionError.Reason.duplicateRegistration(first: first.summary, second: spec.summary)
                 registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
             }
             // By index, so that each spec is copied once, into its entry.
