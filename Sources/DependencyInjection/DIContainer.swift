@@ -89,8 +89,9 @@ public final class DIContainer: @unchecked Sendable {
     }
 
     /// Runs `registerDependencies()` if it is due, with this container current. Lock held.
-    func bootstrapIfNeeded() {
-        guard registry.value.needsBootstrap else { return }
+    @inline(__always) func bootstrapIfNeeded() { if registry.value.needsBootstrap { bootstrap() } }
+
+    private func bootstrap() {
         registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
         do { try withResolutionScope { registering.registerDependencies() } } catch { Self.fail(error) }
@@ -133,7 +134,7 @@ extension DIContainer {
     /// Registers one registration of a `Sendable` value on ``current``; traps on a registration error.
     @inlinable
     public static func register<Value: Sendable, Scope>(
-        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+        _ registration: consuming Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
     ) { current.register(Module(registration), file: file, line: line) }
 
     /// Registers a module on ``current``; traps on a registration error.
@@ -158,7 +159,8 @@ extension DIContainer {
 
     /// Registers one registration of a `Sendable` value on ``current``, throwing instead of trapping.
     @inlinable
-    public static func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
+    public static func tryRegister<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) throws
+    {
         try current.tryRegister(Module(registration))
     }
 
@@ -180,7 +182,7 @@ extension DIContainer {
     /// Registers one registration of a `Sendable` value; traps on a registration error.
     @inlinable
     public func register<Value: Sendable, Scope>(
-        _ registration: Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
+        _ registration: consuming Registration<Value, Scope>, file: StaticString = #fileID, line: UInt = #line
     ) { register(Module(registration), file: file, line: line) }
 
     /// Registers a module; traps on a registration error.
@@ -203,7 +205,7 @@ extension DIContainer {
 
     /// Registers one registration of a `Sendable` value, throwing instead of trapping.
     @inlinable
-    public func tryRegister<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) throws {
+    public func tryRegister<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) throws {
         try tryRegister(Module(registration))
     }
 
@@ -219,7 +221,9 @@ extension DIContainer {
         try Resolution.lock.withLock { () throws(ResolutionError) in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
-            if let problem = module.plans.lazy.compactMap({ $0.problem() }).first { throw problem }
+            for index in module.plans.indices {
+                if let problem = RegistrationSpec.problem(of: module.plans, at: index) { throw problem }
+            }
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
@@ -227,11 +231,12 @@ extension DIContainer {
             func put(_ slot: Slot, at key: Key) { slots.updateValue(slot, forKey: key).map { replaced.append($0) } }
             // The same type and name twice in this call, for `validate()` (one module included twice
             // registers the same lines again: no duplicate).
-            var seen: [Key: RegistrationSpec] = [:]
-            func note(_ spec: RegistrationSpec, at key: Key) {
-                guard module.plans.count > 1, let first = seen.updateValue(spec, forKey: key),
-                    (first.fileID, first.line) != (spec.fileID, spec.line)
-                else { return }
+            // Plans by index, so that no spec is copied for it (a lone registration skips it).
+            var seen: [Key: Int] = [:]
+            func note(_ index: Int, at key: Key) {
+                guard module.plans.count > 1, let firstIndex = seen.updateValue(index, forKey: key) else { return }
+                let (first, spec) = (module.plans[firstIndex], module.plans[index])
+                guard (first.fileID, first.line) != (spec.fileID, spec.line) else { return }
                 let reason = ResolutionError.Reason.duplicateRegistration(first: first.summary, second: spec.summary)
                 registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
             }
@@ -240,15 +245,16 @@ extension DIContainer {
                 registry.value.installedCount += 1
                 let entry = Entry(module.plans[index], sequence: registry.value.installedCount)
                 put(Slot(entry: entry, alias: nil), at: entry.key)
+                note(index, at: entry.key)
                 // Registering a type as itself adds nothing: its own slot already serves it.
-                note(entry.spec, at: entry.key)
                 for alias in entry.spec.aliases where alias.type != entry.spec.type {
                     put(Slot(entry: entry, alias: alias), at: Key(alias.type, name: entry.spec.name))
-                    note(entry.spec, at: Key(alias.type, name: entry.spec.name))
+                    note(index, at: Key(alias.type, name: entry.spec.name))
                 }
             }
-            registry.value.decorators += module.decorators
-            Resolution.lock.releaseAfterUnlock(replaced.isEmpty ? nil : replaced)
+            // Each only if there is something: appending nothing still reallocates an empty array.
+            if !module.decorators.isEmpty { registry.value.decorators += module.decorators }
+            if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
             guard var before else { return }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
             Resolution.state.installing.append((self, before))

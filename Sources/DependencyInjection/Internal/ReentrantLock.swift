@@ -84,8 +84,9 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
     }
 
     /// Keeps `value` until this thread lets go of the lock completely. Call only while holding it.
-    func releaseAfterUnlock(_ value: Any?) {
-        if let value { releasedAfterUnlock.append(value) }
+    func releaseAfterUnlock(_ value: consuming Any?) {
+        // Moved, not copied: a copy of an `Any?` goes through `Optional`'s generic value witnesses.
+        if let value = consume value { releasedAfterUnlock.append(value) }
     }
 
     /// Runs `body` holding the lock.

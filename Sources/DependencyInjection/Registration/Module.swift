@@ -22,8 +22,11 @@ public struct Module: @unchecked Sendable {
     /// Not generic, so that the inlinable initializers below run no generic code here.
     @usableFromInline
     init(plans: [RegistrationSpec], isSendable: Bool = false) {
+        // Marked before it is stored, so that a registration's own array (uniquely referenced) is
+        // written in place, not copied.
+        var plans = plans
+        for index in plans.indices where isSendable { plans[index].isSendable = true }
         self.plans = plans
-        for index in plans.indices where isSendable { self.plans[index].isSendable = true }
     }
 
     init(plans: [RegistrationSpec], decorators: [Decorator]) {
@@ -77,7 +80,9 @@ public enum RegistrationBuilder {
 
     /// Makes a registration of a `Sendable` value a module of one.
     @inlinable
-    public static func buildExpression<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) -> Module {
+    public static func buildExpression<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>)
+        -> Module
+    {
         Module(registration)
     }
 

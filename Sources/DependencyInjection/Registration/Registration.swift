@@ -49,7 +49,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            Factory(isolation: .init(isolation), .boxing { _, _ in make() }), aliases: repeat each aliases,
+            Factory(isolation: .init(isolation), .sync { _, _ in Box(value: make()) }), aliases: repeat each aliases,
             fileID: fileID, line: line)
     }
 
@@ -67,8 +67,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.init(
             Factory(
                 isolation: .init(isolation), canUnwind: Failure.self != Never.self,
-                .boxing { resolver, _ in try make(resolver) }), aliases: repeat each aliases, fileID: fileID, line: line
-        )
+                .sync { resolver, _ in Box(value: try make(resolver)) }), aliases: repeat each aliases, fileID: fileID,
+            line: line)
     }
 
     /// Registers an initializer (or any function) whose parameters are registered services:
@@ -369,14 +369,16 @@ struct RegistrationSpec {
         return "'\(key.displayName)' (\(traits.compactMap { $0 }.joined(separator: ", ")))"
     }
 
-    /// What makes the registration invalid, checked before anything is installed.
-    func problem() -> ResolutionError? {
+    /// What makes the registration `plans[index]` invalid, checked before anything is installed.
+    /// Read field by field: a method called on the array's element would check a copy of it.
+    static func problem(of plans: [RegistrationSpec], at index: Int) -> ResolutionError? {
+        let (type, name, aliases, key) = (plans[index].type, plans[index].name, plans[index].aliases, plans[index].key)
         if isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
         // A function as the service is almost always an initializer registered whole.
         if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
         // A main-actor service may conform through a main-actor-isolated conformance, which a cast
         // off the main actor does not see: there it is checked when resolved, on the main actor.
-        if case .mainActor = factory.isolation, !MainActorCheck.isOnMainActor { return nil }
+        if case .mainActor = plans[index].factory.isolation, !MainActorCheck.isOnMainActor { return nil }
         for alias in aliases where Conformance.isSubtype(type, of: alias.type) == false {
             return ResolutionError(
                 reason: .aliasNotConforming(implementation: TypeName.of(type)), key: Key(alias.type, name: name))
