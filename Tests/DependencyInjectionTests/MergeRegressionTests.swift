@@ -16,16 +16,6 @@ private final class MergeToken {}
 private final class MergeFailing {}
 private struct MergeOffline: Error {}
 
-/// Whether another thread can resolve from `box` now (not while this thread holds the library's lock).
-private func anotherThreadCanResolve(from box: DIContainer) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        _ = box.resolve(Engine.self)
-        done.signal()
-    }.start()
-    return done.wait(timeout: .now() + 2) == .success
-}
-
 @Suite(.timeLimit(.minutes(1))) struct MergeRegressionTests {
     @Test func validateInAStrictContainerReportsNoResolveOfTheTest() {
         let box = DIContainer()

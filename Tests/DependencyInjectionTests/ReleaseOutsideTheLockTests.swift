@@ -6,17 +6,6 @@ import Testing
 // survive their container going away on another thread, and a lazy read inside a failed
 // resolution keeps nothing that resolution dropped.
 
-/// Whether another thread could resolve from `box` while this code runs (it cannot while this
-/// thread holds the library's lock): waits at most two seconds.
-private func anotherThreadCanResolve(from box: DIContainer) -> Bool {
-    let done = DispatchSemaphore(value: 0)
-    Thread {
-        _ = box.resolve(Engine.self)
-        done.signal()
-    }.start()
-    return done.wait(timeout: .now() + 2) == .success
-}
-
 private final class LazyWired: Sendable {}
 
 private final class LazyHolder: @unchecked Sendable {

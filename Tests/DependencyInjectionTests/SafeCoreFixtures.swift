@@ -61,3 +61,14 @@ func resolutionError(_ body: () throws -> Void) -> ResolutionError? {
 /// left there, and its instrumented frames are several times larger: resolutions hundreds of steps
 /// deep overflow before the 1,000-step limit. Those tests run in every other build.
 let runsUnderAddressSanitizer = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
+
+/// Whether another thread could resolve from `box` while this code runs (it cannot while this
+/// thread holds the library's lock): waits at most two seconds.
+func anotherThreadCanResolve(from box: DIContainer) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+        _ = box.resolve(Engine.self)
+        done.signal()
+    }.start()
+    return done.wait(timeout: .now() + 2) == .success
+}
