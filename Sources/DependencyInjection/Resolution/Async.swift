@@ -113,10 +113,12 @@ extension DIContainer {
     /// is where the caller runs (a value that is not `Sendable` never leaves its factory's actor).
     func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox {
         // `T?`, where it is not registered itself, awaits the `T` that is.
-        let optional = Resolution.lock.withLock { lookup(key) == nil ? key.type as? any OptionalResolvable.Type : nil }
-        if let optional, Resolution.lock.withLock({ lookup(Key(optional.wrappedType, name: key.name)) != nil }) {
-            return optional.box(try await provideAsync(Key(optional.wrappedType, name: key.name)))
+        let optional = Resolution.lock.withLock { () -> (any OptionalResolvable.Type, Key)? in
+            guard lookup(key) == nil, let optional = key.type as? any OptionalResolvable.Type else { return nil }
+            let wrapped = Key(optional.wrappedType, name: key.name)
+            return lookup(wrapped) == nil ? nil : (optional, wrapped)
         }
+        if let (optional, wrapped) = optional { return optional.box(try await provideAsync(wrapped)) }
         // The async factory whose code asks, if any: what this resolve would wait for must not wait for it.
         let asking = AsyncMaking.current.get()
         while true {
@@ -293,7 +295,7 @@ final class AsyncMaking: @unchecked Sendable {
     private var isFinished = false
     /// The `Graph` instances of the synchronous resolves its factory makes: one set per run, as
     /// one synchronous resolve has.
-    private var graph: [ObjectIdentifier: (entry: Entry, value: AnyBox)] = [:]
+    var graph: [ObjectIdentifier: (entry: Entry, value: AnyBox)] = [:]
 
     /// Lock held.
     init(entry: Entry, requested: Key, asking: AsyncMaking?) {
@@ -301,16 +303,11 @@ final class AsyncMaking: @unchecked Sendable {
         Resolution.state.asyncRuns += 1
     }
 
-    /// The `Graph` instances of the run whose factory code is running in this task, if any. Lock held.
-    static var currentGraph: [ObjectIdentifier: (entry: Entry, value: AnyBox)] {
-        guard Resolution.state.asyncRuns > 0, let run = current.get(), !run.isFinished else { return [:] }
-        return run.graph
-    }
-
-    /// Keeps the `Graph` instances of a resolve made by the current run's factory code. Lock held.
-    static func keepGraph(_ graph: [ObjectIdentifier: (entry: Entry, value: AnyBox)]) {
-        guard Resolution.state.asyncRuns > 0, let run = current.get(), !run.isFinished else { return }
-        run.graph = graph
+    /// The run whose factory code is running in this task, if any (the task-local is read only
+    /// while some run is in progress). Lock held.
+    static var running: AsyncMaking? {
+        guard Resolution.state.asyncRuns > 0, let run = current.get(), !run.isFinished else { return nil }
+        return run
     }
 
     /// This run, the run that asked for it, and so on, while they run. Lock held.

@@ -171,7 +171,7 @@ extension DIContainer {
         // A top-level resolve sets it once a factory runs (see `value(of:)`): a kept instance needs none.
         if isTopLevel, isFrame { Resolution.state.origin = reference }
         // The resolves of one async factory run share its `Graph` instances, as one resolve does.
-        if isTopLevel, Resolution.state.asyncRuns > 0 { Resolution.state.graphValues = AsyncMaking.currentGraph }
+        if isTopLevel, let run = AsyncMaking.running { Resolution.state.graphValues = run.graph }
         if isFrame {
             Resolution.state.frames.append(
                 .init(reference: reference, entry: nil, requested: Key(DIContainer.self, name: nil)))
@@ -436,7 +436,7 @@ extension DIContainer {
             try action().get()
         }
         let state = Resolution.state
-        AsyncMaking.keepGraph(state.graphValues)
+        AsyncMaking.running?.graph = state.graphValues
         (Resolution.state.graphValues, Resolution.state.made, Resolution.state.pendingActions) = ([:], [], [])
         Resolution.state.undo = []
         Resolution.lock.releaseAfterUnlock(consume state)
