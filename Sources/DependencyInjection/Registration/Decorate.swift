@@ -28,9 +28,9 @@ public struct Decorate<Value>: @unchecked Sendable {
         isolation: isolated (any Actor)? = #isolation
     ) {
         decorator = Decorator(type: ObjectIdentifier(Value.self), isolation: .init(isolation)) { resolver, made in
-            // The values of a registration of `Value` are `Box<Value>`s (see `Factory`).
-            guard let box = made as? Box<Value> else { return made }
-            return Box(value: try decorate(box.value, resolver))
+            // The values of a registration of `Value` are `Value`s (see `Factory`).
+            guard made.holds(Value.self) else { return made }
+            return AnyBox.holding(try decorate(made.value(as: Value.self), resolver))
         }
     }
 }

@@ -1,8 +1,8 @@
 /// How a registration makes its value, with the types erased: what the container stores.
 ///
-/// Values travel as `Box<Value>` objects, so that handing one back as the registered type is a
-/// class cast (a protocol existential put in `Any` would be opened, and getting it back would need
-/// a conformance lookup every time), and keeping or passing one on is a retain.
+/// Values travel as ``AnyBox`` objects, so that handing one back as the registered type is a
+/// comparison of types and a copy (a protocol existential put in `Any` would be opened, and getting
+/// it back would need a conformance lookup every time), and keeping or passing one on is a retain.
 @usableFromInline
 struct Factory: @unchecked Sendable {
     // Unchecked: `sync` is not `@Sendable`. It is only ever called with the process-wide
@@ -55,7 +55,7 @@ struct Factory: @unchecked Sendable {
         /// A synchronous factory of `Value`s, boxed (its arguments' tuple comes as `Any`).
         @inlinable
         static func boxing<Value>(_ make: @escaping (Resolver, Any) throws -> Value) -> Make {
-            .sync { resolver, arguments in Box(value: try make(resolver, arguments)) }
+            .sync { resolver, arguments in AnyBox.holding(try make(resolver, arguments)) }
         }
     }
 
@@ -82,7 +82,7 @@ struct Factory: @unchecked Sendable {
     /// An async factory. Calling it runs it on its closure's actor, if it has one, so it needs no
     /// isolation of its own here; its values are `Sendable`, so once made they are handed out anywhere.
     init<Value: Sendable>(async make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value) {
-        self.init(.async { resolver in Box(value: try await make(resolver)) })
+        self.init(.async { resolver in AnyBox.holding(try await make(resolver)) })
     }
 
     var isAsync: Bool {
@@ -98,20 +98,6 @@ struct Factory: @unchecked Sendable {
         if name == "()" { return "no arguments" }
         return name.hasPrefix("(") ? name : "(\(name))"
     }
-}
-
-/// A made value, as the container keeps it: a ``Box`` (see ``Factory``).
-@usableFromInline
-typealias AnyBox = AnyObject
-
-/// A made value of the type `Value` (see ``Factory``). A root class: the first value of each type
-/// instantiates `Box<Value>`'s metadata, which looked a superclass up by its mangled name.
-@usableFromInline
-final class Box<Value> {
-    @usableFromInline let value: Value
-
-    @usableFromInline
-    init(value: Value) { self.value = value }
 }
 
 /// The arguments of one resolution: the tuple the caller's closure returned, and its type.

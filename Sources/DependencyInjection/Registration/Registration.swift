@@ -49,7 +49,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            Factory(isolation: .init(isolation), .sync { _, _ in Box(value: make()) }), aliases: repeat each aliases,
+            Factory(isolation: .init(isolation), .sync { _, _ in AnyBox.holding(make()) }),
+            aliases: repeat each aliases,
             fileID: fileID, line: line)
     }
 
@@ -67,7 +68,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.init(
             Factory(
                 isolation: .init(isolation), canUnwind: Failure.self != Never.self,
-                .sync { resolver, _ in Box(value: try make(resolver)) }), aliases: repeat each aliases, fileID: fileID,
+                .sync { resolver, _ in AnyBox.holding(try make(resolver)) }), aliases: repeat each aliases,
+            fileID: fileID,
             line: line)
     }
 
@@ -175,7 +177,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
         self.init(
-            Factory(isolation: .init(make.isolation), .async { _ in Box(value: await make()) }),
+            Factory(isolation: .init(make.isolation), .async { _ in AnyBox.holding(await make()) }),
             aliases: repeat each aliases, fileID: fileID, line: line)
         plans[0].isSendable = true
     }
@@ -232,9 +234,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// instances it made are dropped, so the next resolve makes them (and runs the actions) again.
     public func onResolve(_ action: @escaping (Value, Resolver) throws -> Void) -> Self {
         changing {
-            // Every value of this registration is a `Box<Value>` (see `Factory`).
+            // Every value of this registration is a `Value` (see `Factory`).
             $0.onResolve.append { value, resolver in
-                if let box = value as? Box<Value> { try action(box.value, resolver) }
+                if value.holds(Value.self) { try action(value.value(as: Value.self), resolver) }
             }
         }
     }
@@ -340,7 +342,7 @@ struct RegistrationSpec {
     let aliases: [AliasSpec]
     /// For `Weak` registrations: how to keep a value by a weak reference.
     let weak: WeakHandling?
-    var onResolve: [(Any, Resolver) throws -> Void] = []
+    var onResolve: [(AnyBox, Resolver) throws -> Void] = []
     var isEager = false
     /// Whether its values are `Sendable`, as the types at the registration's call site said (see
     /// ``RegistrationBuilder``): a value made on an actor leaves that actor only if it is.
@@ -394,7 +396,7 @@ private func isOptional(_ type: any Any.Type) -> Bool {
     return _openExistential(type, do: check)
 }
 
-/// How a `Weak` registration keeps its `Box<Value>` values by a weak reference to the object.
+/// How a `Weak` registration keeps its `Value`s by a weak reference to the object.
 struct WeakHandling {
     /// The object in a value; `nil` when the value is not a class instance.
     let object: (AnyBox) -> AnyObject?
@@ -405,12 +407,15 @@ struct WeakHandling {
 
     init<Value>(_: Value.Type) {
         object = { value in
-            guard let box = value as? Box<Value>, Conformance.isClass(type(of: box.value as Any)) else { return nil }
-            return box.value as AnyObject
+            guard value.holds(Value.self), Conformance.isClass(type(of: value.value(as: Value.self) as Any)) else {
+                return nil
+            }
+            return value.value(as: Value.self) as AnyObject
         }
-        value = { object in (object as? Value).map { Box(value: $0) } }
+        value = { object in (object as? Value).map { AnyBox.holding($0) } }
         instanceTypeName = { value in
-            (value as? Box<Value>).map { TypeName.of(type(of: $0.value as Any)) } ?? TypeName.of(Value.self)
+            value.holds(Value.self)
+                ? TypeName.of(type(of: value.value(as: Value.self) as Any)) : TypeName.of(Value.self)
         }
     }
 }
@@ -418,15 +423,15 @@ struct WeakHandling {
 /// One `as:` type of a registration: turns the registration's values into the alias type.
 struct AliasSpec {
     let type: any Any.Type
-    /// `Box<Value>` in, `Box<Alias>` out; `nil` when the value is not an `Alias` (only where
+    /// A `Value` in, an `Alias` out; `nil` when the value is not an `Alias` (only where
     /// registration could not check conformance from the types).
     let convert: (AnyBox) -> AnyBox?
 
     init<Value, Alias>(_: Value.Type, as _: Alias.Type) {
         type = Alias.self
         convert = { value in
-            guard let box = value as? Box<Value>, let alias = box.value as? Alias else { return nil }
-            return Box(value: alias)
+            guard value.holds(Value.self), let alias = value.value(as: Value.self) as? Alias else { return nil }
+            return AnyBox.holding(alias)
         }
     }
 }

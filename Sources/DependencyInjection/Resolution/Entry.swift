@@ -6,7 +6,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     // Unchecked: its mutable state is `value`, guarded by `Resolution.lock` (see `Locked`).
     /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
     struct Instances {
-        /// The `Shared` instance (a `Box<Value>`), once made.
+        /// The `Shared` instance, once made.
         var shared: AnyBox?
         /// The `Weak` instance, while anything holds it.
         weak var weakObject: AnyObject?
@@ -23,6 +23,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         var validationFailure: ResolutionError?
         /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
         var dependencies: [Key] = []
+        /// The same keys, once there are 16 or more.
         var dependencySet: Set<Key> = []
     }
 
@@ -62,6 +63,14 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     }
 
     func recordDependency(on key: Key) {
+        // A search of the few edges most factories have (a set costs an allocation and hashing);
+        // from 16 on, a set of them too.
+        guard value.dependencies.count >= 16 else {
+            guard !value.dependencies.contains(key) else { return }
+            if value.dependencies.isEmpty { value.dependencies.reserveCapacity(4) }
+            return value.dependencies.append(key)
+        }
+        if value.dependencySet.isEmpty { value.dependencySet = Set(value.dependencies) }
         if value.dependencySet.insert(key).inserted { value.dependencies.append(key) }
     }
 

@@ -98,7 +98,7 @@ struct ResolutionState {
 
 extension DIContainer {
     /// Resolves a `T` from the container `source` reaches (``current`` when `nil`): what every typed
-    /// API calls. Inlinable, so that the cast to `Box<T>` is specialized in the caller's module.
+    /// API calls. Inlinable, so that reading the `T` out of its box is specialized in the caller's module.
     @inlinable
     static func resolved<T>(
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil
@@ -125,14 +125,9 @@ extension DIContainer {
         }
     }
 
-    /// The value of a `Box` of a slot of `T`, which is always a `Box<T>` (see `Factory` and `AliasSpec`).
+    /// The value of a box of a slot of `T`, which always holds a `T` (see `Factory` and `AliasSpec`).
     @inlinable
-    static func unbox<T>(_ value: AnyBox) -> T {
-        guard let box = value as? Box<T> else {
-            preconditionFailure("DependencyInjection: a value is not a \(T.self).")
-        }
-        return box.value
-    }
+    static func unbox<T>(_ value: AnyBox) -> T { value.value(as: T.self) }
 
     /// ``resolved(_:name:_:from:)``, trapping with the error's message on failure.
     @inlinable
@@ -396,7 +391,10 @@ extension DIContainer {
         _ entry: Entry, requested: Key, _ body: (Resolver) throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         let depth = Resolution.state.frames.count
-        guard depth < Resolution.maximumDepth, ThreadStack.hasRoom(reserving: Resolution.stackReserve) else {
+        // The first steps are not checked: finding the stack takes Linux's main thread 80 µs (it reads
+        // /proc/self/maps), more than a launch's resolves, and a few steps cannot use up the reserve.
+        guard depth < Resolution.maximumDepth, depth < 8 || ThreadStack.hasRoom(reserving: Resolution.stackReserve)
+        else {
             throw error(.tooDeep(depth: depth), for: requested)
         }
         Resolution.state.frames.append(.init(reference: reference, entry: entry, requested: requested))
@@ -435,11 +433,15 @@ extension DIContainer {
             next += 1
             try action().get()
         }
-        let state = Resolution.state
-        AsyncMaking.running?.graph = state.graphValues
+        AsyncMaking.running?.graph = Resolution.state.graphValues
+        // Handed over, not copied (a copy of the whole state retains each of its parts).
+        Resolution.lock.releaseAfterUnlock(Resolution.state.made)
+        if !Resolution.state.graphValues.isEmpty || !Resolution.state.pendingActions.isEmpty {
+            Resolution.lock.releaseAfterUnlock((Resolution.state.graphValues, Resolution.state.pendingActions))
+        }
+        Resolution.lock.releaseAfterUnlock(Resolution.state.undo.isEmpty ? nil : Resolution.state.undo)
         (Resolution.state.graphValues, Resolution.state.made, Resolution.state.pendingActions) = ([:], [], [])
         Resolution.state.undo = []
-        Resolution.lock.releaseAfterUnlock(consume state)
     }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
@@ -461,13 +463,13 @@ extension DIContainer {
 /// Lets resolution treat `Optional<T>` as "a `T` if one is registered, else `nil`".
 protocol OptionalResolvable {
     static var wrappedType: any Any.Type { get }
-    /// A `Box<Self>` holding the value of `box` (a `Box<Wrapped>`), or `nil`.
+    /// A box of `Self` holding the value of `box` (a `Wrapped`), or `nil`.
     static func box(_ box: AnyBox?) -> AnyBox
 }
 
 extension Optional: OptionalResolvable {
     static var wrappedType: any Any.Type { Wrapped.self }
-    static func box(_ box: AnyBox?) -> AnyBox { Box<Self>(value: (box as? Box<Wrapped>)?.value) }
+    static func box(_ box: AnyBox?) -> AnyBox { AnyBox.holding(box.map { $0.value(as: Wrapped.self) }) }
 }
 
 /// Makes a `Sendable` main-actor service on the main actor for a thread that resolves it
