@@ -217,6 +217,7 @@ extension DIContainer {
 
     /// The registration path behind every API that takes registrations.
     private func install(_ module: Module) throws(ResolutionError) {
+        guard module.lines.isEmpty else { return try install(module.flattened) }
         // Replaced entries (and the instances they kept) are released once the lock is let go.
         try Resolution.lock.withLock { () throws(ResolutionError) in
             try refuseMutationDuringResolution("register")
@@ -227,6 +228,9 @@ extension DIContainer {
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
+            if module.plans.count > 1 {
+                slots.reserveCapacity(slots.count + module.plans.reduce(0) { $0 + 1 + $1.aliases.count })
+            }
             var replaced: [Slot] = []
             func put(_ slot: Slot, at key: Key) { slots.updateValue(slot, forKey: key).map { replaced.append($0) } }
             // The same type and name twice in this call, for `validate()` (one module included twice
