@@ -186,7 +186,7 @@ extension DIContainer {
     ) { register(Module(registration), file: file, line: line) }
 
     /// Registers a module; traps on a registration error.
-    public func register(_ module: Module, file: StaticString = #fileID, line: UInt = #line) {
+    public func register(_ module: consuming Module, file: StaticString = #fileID, line: UInt = #line) {
         do { try install(module) } catch { Self.fail(error, file: file, line: line) }
     }
 
@@ -213,11 +213,14 @@ extension DIContainer {
     ///
     /// Every registration is checked before any is installed, and `eager()` registrations are
     /// made once all are installed; if anything fails, the container is left as it was.
-    public func tryRegister(_ module: Module) throws { try install(module) }
+    public func tryRegister(_ module: consuming Module) throws { try install(module) }
 
     /// The registration path behind every API that takes registrations.
-    private func install(_ module: Module) throws(ResolutionError) {
-        guard module.lines.isEmpty else { return try install(module.flattened) }
+    private func install(_ module: consuming Module) throws(ResolutionError) {
+        try install(flat: module.lines.isEmpty ? module : module.flattened())
+    }
+
+    private func install(flat module: Module) throws(ResolutionError) {
         // Replaced entries (and the instances they kept) are released once the lock is let go.
         try Resolution.lock.withLock { () throws(ResolutionError) in
             try refuseMutationDuringResolution("register")

@@ -36,28 +36,27 @@ public struct Module: @unchecked Sendable {
         (self.plans, self.decorators, self.lines) = (plans, decorators, lines)
     }
 
-    /// The module with its lines' registrations and decorators in its own arrays, in order: each
-    /// spec copied once, however deep the blocks that joined it.
-    var flattened: Module {
+    /// The module with its lines' registrations and decorators in its own arrays, in order. A spec
+    /// that nothing else holds (a block's, as the builder made it) is moved, not copied.
+    consuming func flattened() -> Module {
         var flat = Module()
-        flatten(into: &flat)
+        move(into: &flat)
         return flat
     }
 
-    private func flatten(into flat: inout Module) {
-        flat.plans += plans
+    private mutating func move(into flat: inout Module) {
+        plans.reverse()
+        while let plan = plans.popLast() { flat.plans.append(plan) }
         if !decorators.isEmpty { flat.decorators += decorators }
-        for index in lines.indices { lines[index].flatten(into: &flat) }
+        for index in lines.indices { lines[index].move(into: &flat) }
     }
 
     /// The module with its non-`Sendable` nonisolated synchronous registrations bound to `actor`, an
     /// actor instance whose method wrote them (Swift isolates a closure there only if it uses the
     /// actor, so `#isolation` did not tell); global actors' closures are isolated already.
-    func bound(to actor: (any Actor)?) -> Module {
-        guard let actor, !(type(of: actor) is any GlobalActor.Type) else { return self }
-        var module = self
-        module.bind(to: actor)
-        return module
+    consuming func bound(to actor: (any Actor)?) -> Module {
+        if let actor, !(type(of: actor) is any GlobalActor.Type) { bind(to: actor) }
+        return self
     }
 
     private mutating func bind(to actor: any Actor) {
