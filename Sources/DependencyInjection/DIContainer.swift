@@ -186,7 +186,7 @@ extension DIContainer {
     ) { register(Module(registration), file: file, line: line) }
 
     /// Registers a module; traps on a registration error.
-    public func register(_ module: Module, file: StaticString = #fileID, line: UInt = #line) {
+    public func register(_ module: consuming Module, file: StaticString = #fileID, line: UInt = #line) {
         do { try install(module) } catch { Self.fail(error, file: file, line: line) }
     }
 
@@ -213,10 +213,14 @@ extension DIContainer {
     ///
     /// Every registration is checked before any is installed, and `eager()` registrations are
     /// made once all are installed; if anything fails, the container is left as it was.
-    public func tryRegister(_ module: Module) throws { try install(module) }
+    public func tryRegister(_ module: consuming Module) throws { try install(module) }
 
     /// The registration path behind every API that takes registrations.
-    private func install(_ module: Module) throws(ResolutionError) {
+    private func install(_ module: consuming Module) throws(ResolutionError) {
+        try install(flat: module.lines.isEmpty ? module : module.flattened())
+    }
+
+    private func install(flat module: Module) throws(ResolutionError) {
         // Replaced entries (and the instances they kept) are released once the lock is let go.
         try Resolution.lock.withLock { () throws(ResolutionError) in
             try refuseMutationDuringResolution("register")
@@ -227,6 +231,9 @@ extension DIContainer {
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
             let before = module.plans.contains { $0.isEager } ? registry.value : nil
+            if module.plans.count > 1 {
+                slots.reserveCapacity(slots.count + module.plans.reduce(0) { $0 + 1 + $1.aliases.count })
+            }
             var replaced: [Slot] = []
             func put(_ slot: Slot, at key: Key) { slots.updateValue(slot, forKey: key).map { replaced.append($0) } }
             // The same type and name twice in this call, for `validate()` (one module included twice

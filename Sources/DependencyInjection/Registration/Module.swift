@@ -18,6 +18,9 @@ public struct Module: @unchecked Sendable {
     @usableFromInline var plans: [RegistrationSpec]
     /// Its ``Decorate`` elements, in order (never duplicates of each other: each one applies).
     var decorators: [Decorator] = []
+    /// The lines of a block, after its own plans and decorators. A block keeps its lines as they
+    /// are, so that joining blocks copies no spec (see ``flattened``).
+    var lines: [Module] = []
 
     /// Not generic, so that the inlinable initializers below run no generic code here.
     @usableFromInline
@@ -29,23 +32,39 @@ public struct Module: @unchecked Sendable {
         self.plans = plans
     }
 
-    init(plans: [RegistrationSpec], decorators: [Decorator]) {
-        (self.plans, self.decorators) = (plans, decorators)
+    init(plans: [RegistrationSpec] = [], decorators: [Decorator] = [], lines: [Module] = []) {
+        (self.plans, self.decorators, self.lines) = (plans, decorators, lines)
+    }
+
+    /// The module with its lines' registrations and decorators in its own arrays, in order. A spec
+    /// that nothing else holds (a block's, as the builder made it) is moved, not copied.
+    consuming func flattened() -> Module {
+        var flat = Module()
+        move(into: &flat)
+        return flat
+    }
+
+    private mutating func move(into flat: inout Module) {
+        plans.reverse()
+        while let plan = plans.popLast() { flat.plans.append(plan) }
+        if !decorators.isEmpty { flat.decorators += decorators }
+        for index in lines.indices { lines[index].move(into: &flat) }
     }
 
     /// The module with its non-`Sendable` nonisolated synchronous registrations bound to `actor`, an
     /// actor instance whose method wrote them (Swift isolates a closure there only if it uses the
     /// actor, so `#isolation` did not tell); global actors' closures are isolated already.
-    func bound(to actor: (any Actor)?) -> Module {
-        guard let actor, !(type(of: actor) is any GlobalActor.Type) else { return self }
-        var module = self
-        for index in module.plans.indices where !module.plans[index].isSendable {
-            guard case .none = module.plans[index].factory.isolation, !module.plans[index].factory.isAsync else {
-                continue
-            }
-            module.plans[index].factory.isolation = .init(actor)
+    consuming func bound(to actor: (any Actor)?) -> Module {
+        if let actor, !(type(of: actor) is any GlobalActor.Type) { bind(to: actor) }
+        return self
+    }
+
+    private mutating func bind(to actor: any Actor) {
+        for index in plans.indices where !plans[index].isSendable {
+            guard case .none = plans[index].factory.isolation, !plans[index].factory.isAsync else { continue }
+            plans[index].factory.isolation = .init(actor)
         }
-        return module
+        for index in lines.indices { lines[index].bind(to: actor) }
     }
 
     /// A module of the registrations and modules the builder lists.
@@ -88,22 +107,20 @@ public enum RegistrationBuilder {
 
     /// Makes a decorator a module of one.
     public static func buildExpression<Value>(_ decorate: Decorate<Value>) -> Module {
-        Module(plans: [], decorators: [decorate.decorator])
+        Module(decorators: [decorate.decorator])
     }
 
     /// Takes a module as it is, so modules nest.
     public static func buildExpression(_ module: Module) -> Module { module }
 
     /// Joins the lines of a block, in order.
-    public static func buildBlock(_ components: Module...) -> Module { buildArray(components) }
+    public static func buildBlock(_ components: Module...) -> Module { Module(lines: components) }
 
     /// Joins the modules a `for` loop made, in order.
-    public static func buildArray(_ components: [Module]) -> Module {
-        Module(plans: components.flatMap(\.plans), decorators: components.flatMap(\.decorators))
-    }
+    public static func buildArray(_ components: [Module]) -> Module { Module(lines: components) }
 
     /// An `if` without `else`: its module, or nothing.
-    public static func buildOptional(_ component: Module?) -> Module { component ?? Module(plans: []) }
+    public static func buildOptional(_ component: Module?) -> Module { component ?? Module() }
 
     /// The first branch of an `if`/`else` or `switch`.
     public static func buildEither(first component: Module) -> Module { component }
