@@ -434,14 +434,15 @@ extension DIContainer {
             try action().get()
         }
         AsyncMaking.running?.graph = Resolution.state.graphValues
-        // Handed over, not copied (a copy of the whole state retains each of its parts).
-        Resolution.lock.releaseAfterUnlock(Resolution.state.made)
+        // Handed over, not copied (a copy of the whole state retains each of its parts); the
+        // entries one by one, so that `made` keeps its storage for the next resolution.
+        for entry in Resolution.state.made { Resolution.lock.releaseAfterUnlock(entry) }
         if !Resolution.state.graphValues.isEmpty || !Resolution.state.pendingActions.isEmpty {
             Resolution.lock.releaseAfterUnlock((Resolution.state.graphValues, Resolution.state.pendingActions))
         }
         Resolution.lock.releaseAfterUnlock(Resolution.state.undo.isEmpty ? nil : Resolution.state.undo)
-        (Resolution.state.graphValues, Resolution.state.made, Resolution.state.pendingActions) = ([:], [], [])
-        Resolution.state.undo = []
+        (Resolution.state.graphValues, Resolution.state.pendingActions, Resolution.state.undo) = ([:], [], [])
+        Resolution.state.made.removeAll(keepingCapacity: true)
     }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
