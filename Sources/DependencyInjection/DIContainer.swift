@@ -217,40 +217,38 @@ extension DIContainer {
 
     /// The registration path behind every API that takes registrations.
     private func install(_ module: consuming Module) throws(ResolutionError) {
-        try install(flat: module.lines.isEmpty ? module : module.flattened())
-    }
-
-    private func install(flat module: Module) throws(ResolutionError) {
-        // Replaced entries (and the instances they kept) are released once the lock is let go.
+        var module = module
         try Resolution.lock.withLock { () throws(ResolutionError) in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
-            for index in module.plans.indices {
-                if let problem = RegistrationSpec.problem(of: module.plans, at: index) { throw problem }
+            let (entries, decorators) = module.takeEntries(numberedFrom: registry.value.installedCount + 1)
+            for entry in entries {
+                guard let problem = RegistrationSpec.problem(of: entry) else { continue }
+                // Released once the lock is let go: their closures may hold the last reference to
+                // something of the user's (as may the entries a registration replaces, below).
+                Resolution.lock.releaseAfterUnlock(entries)
+                throw problem
             }
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
-            let before = module.plans.contains { $0.isEager } ? registry.value : nil
-            if module.plans.count > 1 {
-                slots.reserveCapacity(slots.count + module.plans.reduce(0) { $0 + 1 + $1.aliases.count })
+            let before = entries.contains { $0.spec.isEager } ? registry.value : nil
+            registry.value.installedCount += entries.count
+            if entries.count > 1 {
+                slots.reserveCapacity(slots.count + entries.reduce(0) { $0 + 1 + $1.spec.aliases.count })
             }
             var replaced: [Slot] = []
             func put(_ slot: Slot, at key: Key) { slots.updateValue(slot, forKey: key).map { replaced.append($0) } }
             // The same type and name twice in this call, for `validate()` (one module included twice
-            // registers the same lines again: no duplicate).
-            // Plans by index, so that no spec is copied for it (a lone registration skips it).
+            // registers the same lines again: no duplicate). A lone registration skips it.
             var seen: [Key: Int] = [:]
             func note(_ index: Int, at key: Key) {
-                guard module.plans.count > 1, let firstIndex = seen.updateValue(index, forKey: key) else { return }
-                let (first, spec) = (module.plans[firstIndex], module.plans[index])
+                guard entries.count > 1, let firstIndex = seen.updateValue(index, forKey: key) else { return }
+                let (first, spec) = (entries[firstIndex].spec, entries[index].spec)
                 guard (first.fileID, first.line) != (spec.fileID, spec.line) else { return }
                 let reason = ResolutionError.Reason.duplicateRegistration(first: first.summary, second: spec.summary)
                 registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
             }
-            // By index, so that each spec is copied once, into its entry.
-            for index in module.plans.indices {
-                registry.value.installedCount += 1
-                let entry = Entry(module.plans[index], sequence: registry.value.installedCount)
+            for (index, entry) in entries.enumerated() {
                 put(Slot(entry: entry, alias: nil), at: entry.key)
                 note(index, at: entry.key)
                 // Registering a type as itself adds nothing: its own slot already serves it.
@@ -260,7 +258,7 @@ extension DIContainer {
                 }
             }
             // Each only if there is something: appending nothing still reallocates an empty array.
-            if !module.decorators.isEmpty { registry.value.decorators += module.decorators }
+            if !decorators.isEmpty { registry.value.decorators += decorators }
             if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
             guard var before else { return }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
@@ -269,8 +267,8 @@ extension DIContainer {
             do throws(ResolutionError) {
                 try withResolutionScope { () throws(ResolutionError) in
                     // Async and actor-isolated ones are made by `prepare()`.
-                    for spec in module.plans where spec.isEager && !spec.needsAwaiting {
-                        _ = try resolveStep(spec.key, .none)
+                    for entry in entries where entry.spec.isEager && !entry.spec.needsAwaiting {
+                        _ = try resolveStep(entry.key, .none)
                     }
                 }
             } catch {

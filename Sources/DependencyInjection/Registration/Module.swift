@@ -19,12 +19,12 @@ public struct Module: @unchecked Sendable {
     /// Its ``Decorate`` elements, in order (never duplicates of each other: each one applies).
     var decorators: [Decorator] = []
     /// The lines of a block, after its own plans and decorators. A block keeps its lines as they
-    /// are, so that joining blocks copies no spec (see ``flattened``).
+    /// are, so that joining blocks copies no spec (see ``takeEntries(numberedFrom:)``).
     var lines: [Module] = []
 
     /// Not generic, so that the inlinable initializers below run no generic code here.
     @usableFromInline
-    init(plans: [RegistrationSpec], isSendable: Bool = false) {
+    init(plans: consuming [RegistrationSpec], isSendable: Bool = false) {
         // Marked before it is stored, so that a registration's own array (uniquely referenced) is
         // written in place, not copied.
         var plans = plans
@@ -36,19 +36,25 @@ public struct Module: @unchecked Sendable {
         (self.plans, self.decorators, self.lines) = (plans, decorators, lines)
     }
 
-    /// The module with its lines' registrations and decorators in its own arrays, in order. A spec
-    /// that nothing else holds (a block's, as the builder made it) is moved, not copied.
-    consuming func flattened() -> Module {
-        var flat = Module()
-        move(into: &flat)
-        return flat
+    /// Takes its registrations (its lines' too, in order), each moved into a new entry numbered from
+    /// `sequence` on, and its decorators, leaving it empty. A spec that nothing else holds (a
+    /// block's, as the builder made it) is moved, not copied: a launch's hundreds of registrations
+    /// touch no more fresh memory than their entries.
+    mutating func takeEntries(numberedFrom sequence: Int) -> (entries: [Entry], decorators: [Decorator]) {
+        var taken = (entries: [Entry](), decorators: [Decorator]())
+        move(into: &taken, numberedFrom: sequence)
+        return taken
     }
 
-    private mutating func move(into flat: inout Module) {
+    private mutating func move(
+        into taken: inout (entries: [Entry], decorators: [Decorator]), numberedFrom sequence: Int
+    ) {
         plans.reverse()
-        while let plan = plans.popLast() { flat.plans.append(plan) }
-        if !decorators.isEmpty { flat.decorators += decorators }
-        for index in lines.indices { lines[index].move(into: &flat) }
+        while let plan = plans.popLast() {
+            taken.entries.append(Entry(consume plan, sequence: sequence + taken.entries.count))
+        }
+        if !decorators.isEmpty { taken.decorators += decorators }
+        for index in lines.indices { lines[index].move(into: &taken, numberedFrom: sequence) }
     }
 
     /// The module with its non-`Sendable` nonisolated synchronous registrations bound to `actor`, an
@@ -74,11 +80,13 @@ public struct Module: @unchecked Sendable {
 
     /// A module of one registration.
     @inlinable
-    public init<Value, Scope>(_ registration: Registration<Value, Scope>) { self.init(plans: registration.plans) }
+    public init<Value, Scope>(_ registration: consuming Registration<Value, Scope>) {
+        self.init(plans: registration.plans)
+    }
 
     /// A module of one registration of a `Sendable` value (which may then leave the actor it is made on).
     @inlinable
-    public init<Value: Sendable, Scope>(_ registration: Registration<Value, Scope>) {
+    public init<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) {
         self.init(plans: registration.plans, isSendable: true)
     }
 }
@@ -93,7 +101,7 @@ public struct Module: @unchecked Sendable {
 public enum RegistrationBuilder {
     /// Makes a registration a module of one.
     @inlinable
-    public static func buildExpression<Value, Scope>(_ registration: Registration<Value, Scope>) -> Module {
+    public static func buildExpression<Value, Scope>(_ registration: consuming Registration<Value, Scope>) -> Module {
         Module(registration)
     }
 

@@ -371,16 +371,16 @@ struct RegistrationSpec {
         return "'\(key.displayName)' (\(traits.compactMap { $0 }.joined(separator: ", ")))"
     }
 
-    /// What makes the registration `plans[index]` invalid, checked before anything is installed.
-    /// Read field by field: a method called on the array's element would check a copy of it.
-    static func problem(of plans: [RegistrationSpec], at index: Int) -> ResolutionError? {
-        let (type, name, aliases, key) = (plans[index].type, plans[index].name, plans[index].aliases, plans[index].key)
+    /// What makes the registration of `entry` invalid, checked before anything is installed. Read
+    /// field by field: passing the spec on would copy it.
+    static func problem(of entry: Entry) -> ResolutionError? {
+        let (type, name, aliases, key) = (entry.spec.type, entry.spec.name, entry.spec.aliases, entry.key)
         if isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
         // A function as the service is almost always an initializer registered whole.
         if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
         // A main-actor service may conform through a main-actor-isolated conformance, which a cast
         // off the main actor does not see: there it is checked when resolved, on the main actor.
-        if case .mainActor = plans[index].factory.isolation, !MainActorCheck.isOnMainActor { return nil }
+        if case .mainActor = entry.spec.factory.isolation, !MainActorCheck.isOnMainActor { return nil }
         for alias in aliases where Conformance.isSubtype(type, of: alias.type) == false {
             return ResolutionError(
                 reason: .aliasNotConforming(implementation: TypeName.of(type)), key: Key(alias.type, name: name))

@@ -31,7 +31,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     /// Its place in registration order within its container, for listings.
     let sequence: Int
 
-    init(_ spec: RegistrationSpec, sequence: Int) {
+    init(_ spec: consuming RegistrationSpec, sequence: Int) {
         self.spec = spec
         self.sequence = sequence
         super.init(Instances())
