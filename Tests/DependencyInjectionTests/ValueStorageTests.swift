@@ -193,6 +193,21 @@ struct RegistrationMoveTests {
         #expect(DIContainer().registrations.isEmpty)
     }
 
+    @Test func aModuleFoldedThousandsOfTimesInstallsOnASmallStack() {
+        let outcome = onThread(stackSize: 128 << 10) { () -> Int in
+            let module = (0..<3_000).reduce(Module {}) { folded, index in
+                Module {
+                    folded
+                    New(Feature()).named("\(index)")
+                }
+            }
+            let box = DIContainer()
+            box.register(module)
+            return box.registrations.count
+        }
+        #expect(outcome == 3_000)
+    }
+
     @Test func theSameTypeTwiceInABatchIsReportedAsADuplicate() {
         let box = DIContainer()
         box.register {

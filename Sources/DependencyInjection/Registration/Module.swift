@@ -36,6 +36,26 @@ public struct Module: @unchecked Sendable {
         (self.plans, self.decorators, self.lines) = (plans, decorators, lines)
     }
 
+    /// A block of `components`, in order. A component that is a block itself gives its lines, so
+    /// that blocks stay one level deep however they were built: a module folded thousands of times
+    /// (`Module { folded; next }`) would otherwise nest as deep, and taking its entries, binding it
+    /// or releasing it would recurse that deep and overflow the stack.
+    init(joining components: [Module]) {
+        guard components.contains(where: { !$0.lines.isEmpty }) else {
+            self.init(lines: components)
+            return
+        }
+        var lines: [Module] = []
+        for component in components {
+            if component.plans.isEmpty && component.decorators.isEmpty {
+                lines += component.lines
+            } else {
+                lines.append(component)
+            }
+        }
+        self.init(lines: lines)
+    }
+
     /// Takes its registrations (its lines' too, in order), each moved into a new entry numbered from
     /// `sequence` on, and its decorators, leaving it empty. A spec that nothing else holds (a
     /// block's, as the builder made it) is moved, not copied: a launch's hundreds of registrations
@@ -122,10 +142,10 @@ public enum RegistrationBuilder {
     public static func buildExpression(_ module: Module) -> Module { module }
 
     /// Joins the lines of a block, in order.
-    public static func buildBlock(_ components: Module...) -> Module { Module(lines: components) }
+    public static func buildBlock(_ components: Module...) -> Module { Module(joining: components) }
 
     /// Joins the modules a `for` loop made, in order.
-    public static func buildArray(_ components: [Module]) -> Module { Module(lines: components) }
+    public static func buildArray(_ components: [Module]) -> Module { Module(joining: components) }
 
     /// An `if` without `else`: its module, or nothing.
     public static func buildOptional(_ component: Module?) -> Module { component ?? Module() }
