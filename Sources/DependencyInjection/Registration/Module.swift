@@ -36,24 +36,20 @@ public struct Module: @unchecked Sendable {
         (self.plans, self.decorators, self.lines) = (plans, decorators, lines)
     }
 
-    /// A block of `components`, in order. A component that is a block itself gives its lines, so
-    /// that blocks stay one level deep however they were built: a module folded thousands of times
-    /// (`Module { folded; next }`) would otherwise nest as deep, and taking its entries, binding it
-    /// or releasing it would recurse that deep and overflow the stack.
+    /// How deep its blocks nest: 0 without lines, at most 16 (see ``init(joining:)``).
+    var depth = 0
+
+    /// A block of `components`, in order. Blocks nest as the builder nests them, so that joining
+    /// copies nothing; from 16 levels on (a module folded over and over: `Module { folded; next }`),
+    /// a component that is a block itself gives its lines instead, so that taking the entries of a
+    /// module, binding it or releasing it never recurses deeper than that.
     init(joining components: [Module]) {
-        guard components.contains(where: { !$0.lines.isEmpty }) else {
-            self.init(lines: components)
-            return
-        }
-        var lines: [Module] = []
-        for component in components {
-            if component.plans.isEmpty && component.decorators.isEmpty {
-                lines += component.lines
-            } else {
-                lines.append(component)
-            }
+        var lines = components
+        if components.contains(where: { $0.depth >= 16 }) {
+            lines = components.flatMap { $0.plans.isEmpty && $0.decorators.isEmpty ? $0.lines : [$0] }
         }
         self.init(lines: lines)
+        depth = 1 + lines.reduce(0) { max($0, $1.depth) }
     }
 
     /// Takes its registrations (its lines' too, in order), each moved into a new entry numbered from
