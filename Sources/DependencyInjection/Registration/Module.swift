@@ -53,7 +53,7 @@ public struct Module: @unchecked Sendable {
     }
 
     /// Takes its registrations (its lines' too, in order), each moved into a new entry numbered from
-    /// `sequence` on, and its decorators, leaving it empty. A spec that nothing else holds (a
+    /// `sequence` on (its plans are left empty), and its decorators. A spec that nothing else holds (a
     /// block's, as the builder made it) is moved, not copied: a launch's hundreds of registrations
     /// touch no more fresh memory than their entries.
     mutating func takeEntries(numberedFrom sequence: Int) -> (entries: [Entry], decorators: [Decorator]) {
