@@ -21,7 +21,7 @@ private enum Mode: Equatable {
 private struct Callback { let run: (Int) -> Int }
 
 /// Records, in each `deinit`, whether another thread could resolve then (not while the lock is held).
-private final class Token {
+private final class Token: Sendable {
     let log: Guarded<[Bool]>
     init(_ log: Guarded<[Bool]>) { self.log = log }
     deinit {
@@ -225,7 +225,7 @@ struct RegistrationMoveTests {
         box.register { Shared(Session()) }
         let log = Guarded<[Bool]>([])
         func batch() -> Module {
-            let (made, decorated) = (ResolvesInDeinitProbe(log), ResolvesInDeinitProbe(log))
+            let (made, decorated) = (Token(log), Token(log))
             return Module {
                 New { _ in
                     _ = made
@@ -289,16 +289,4 @@ struct RegistrationMoveTests {
 
 extension Feature {
     fileprivate static func linked(_ next: Int) -> Int { next + 1 }
-}
-
-/// Records, when it goes away, whether another thread could resolve then.
-private final class ResolvesInDeinitProbe: @unchecked Sendable {
-    let log: Guarded<[Bool]>
-    init(_ log: Guarded<[Bool]>) { self.log = log }
-    deinit {
-        let probe = DIContainer()
-        probe.register { Shared(Engine()) }
-        let free = anotherThreadCanResolve(from: probe)
-        log.withLock { $0.append(free) }
-    }
 }
