@@ -407,10 +407,9 @@ struct WeakHandling {
 
     init<Value>(_: Value.Type) {
         object = { value in
-            guard value.holds(Value.self), Conformance.isClass(type(of: value.value(as: Value.self) as Any)) else {
-                return nil
-            }
-            return value.value(as: Value.self) as AnyObject
+            guard value.holds(Value.self) else { return nil }
+            let made = value.value(as: Value.self) as Any
+            return Conformance.isClass(type(of: made)) ? made as AnyObject : nil
         }
         value = { object in (object as? Value).map { AnyBox.holding($0) } }
         instanceTypeName = { value in
