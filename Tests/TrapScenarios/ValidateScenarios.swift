@@ -51,8 +51,34 @@ func threadCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? -1
 }
 
+/// Made by a resolver closure whose non-throwing `resolve()` of `Missing` fails.
+final class WantsMissing { init(missing: Missing) {} }
+
 var validateCapScenarios: [String: () -> Void] {
     [
+        // 300 non-throwing factories whose nested resolve() fails, validated 10 times off the main
+        // thread: every call returns (past the cap of parked threads, those unchecked), and the
+        // Dispatch pool keeps serving other work.
+        "validateManyFailuresNeverHangs": {
+            let box = DIContainer()
+            box.register {
+                for index in 0..<300 { New { resolve in WantsMissing(missing: resolve()) }.named("\(index)") }
+            }
+            DispatchQueue.global().async {
+                for round in 0..<10 {
+                    let report = box.validate()
+                    let served = DispatchSemaphore(value: 0)
+                    DispatchQueue.global().async { served.signal() }
+                    let poolWorks = served.wait(timeout: .now() + 10) == .success
+                    let checked = report.problems.count + report.unchecked.count
+                    print("round \(round) checked \(checked) valid \(report.validCount) pool \(poolWorks)")
+                }
+                let fix = box.validate().unchecked.first?.reason.contains("try resolve.tryResolve()") == true
+                print("last names the fix \(fix)")
+                didNotTrap()
+            }
+            dispatchMain()
+        },
         // 100 expressions whose @Inject fails, probed off the main thread: the cap of 64 parked threads holds?
         "validateParksAtMost64ThreadsForExpressions": {
             let box = DIContainer()
@@ -65,6 +91,6 @@ var validateCapScenarios: [String: () -> Void] {
                 didNotTrap()
             }
             dispatchMain()
-        }
+        },
     ]
 }
