@@ -31,7 +31,7 @@ public final class DIContainer: @unchecked Sendable {
     /// What a container holds; read and written only with `Resolution.lock` held (see ``Locked``).
     struct Registry {
         /// What each `(type, name)` resolves to.
-        var slots: [Key: Slot] = [:]
+        var slots = SlotTable()
         /// `registerDependencies()` has yet to run for this container.
         var needsBootstrap: Bool
         /// Whether `reset()` arms `registerDependencies()` again (`shared`, and copies made from it).
@@ -46,7 +46,7 @@ public final class DIContainer: @unchecked Sendable {
         var duplicates: [ResolutionError] = []
     }
 
-    var slots: [Key: Slot] {
+    var slots: SlotTable {
         _read { yield registry.value.slots }
         _modify { yield &registry.value.slots }
     }
@@ -232,29 +232,29 @@ extension DIContainer {
             // Only eager registrations can fail once installed; snapshotting otherwise would make
             // every later write copy the whole table.
             let before = entries.contains { $0.spec.isEager } ? registry.value : nil
+            let firstNew = registry.value.installedCount + 1
             registry.value.installedCount += entries.count
             if entries.count > 1 {
                 slots.reserveCapacity(slots.count + entries.reduce(0) { $0 + 1 + $1.spec.aliases.count })
             }
             var replaced: [Slot] = []
-            func put(_ slot: Slot, at key: Key) { slots.updateValue(slot, forKey: key).map { replaced.append($0) } }
-            // The same type and name twice in this call, for `validate()` (one module included twice
-            // registers the same lines again: no duplicate). A lone registration skips it.
-            var seen: [Key: Int] = [:]
-            func note(_ index: Int, at key: Key) {
-                guard entries.count > 1, let firstIndex = seen.updateValue(index, forKey: key) else { return }
-                let (first, spec) = (entries[firstIndex].spec, entries[index].spec)
-                guard (first.fileID, first.line) != (spec.fileID, spec.line) else { return }
+            func put(_ slot: Slot, at key: Key) {
+                guard let old = slots.updateValue(slot, forKey: key) else { return }
+                replaced.append(old)
+                // The same type and name twice in this call, for `validate()` (one module included twice
+                // registers the same lines again: no duplicate).
+                let (first, spec) = (old.entry.spec, slot.entry.spec)
+                guard old.entry.sequence >= firstNew, (first.fileID, first.line) != (spec.fileID, spec.line) else {
+                    return
+                }
                 let reason = ResolutionError.Reason.duplicateRegistration(first: first.summary, second: spec.summary)
                 registry.value.duplicates.append(ResolutionError(reason: reason, key: key))
             }
-            for (index, entry) in entries.enumerated() {
+            for entry in entries {
                 put(Slot(entry: entry, alias: nil), at: entry.key)
-                note(index, at: entry.key)
                 // Registering a type as itself adds nothing: its own slot already serves it.
                 for alias in entry.spec.aliases where alias.type != entry.spec.type {
                     put(Slot(entry: entry, alias: alias), at: Key(alias.type, name: entry.spec.name))
-                    note(index, at: Key(alias.type, name: entry.spec.name))
                 }
             }
             // Each only if there is something: appending nothing still reallocates an empty array.
@@ -334,7 +334,7 @@ extension DIContainer {
     @inlinable
     public func resolve<T>(
         _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
-    ) -> T { Self.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line) }
+    ) -> T { Self.resolvedOrFail(type, name: name, .none, in: self, file: file, line: line) }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
@@ -343,7 +343,7 @@ extension DIContainer {
         file: StaticString = #fileID, line: UInt = #line
     ) -> T {
         Self.resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference,
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), in: self,
             file: file, line: line)
     }
 
@@ -356,7 +356,7 @@ extension DIContainer {
     ///     }
     @inlinable
     public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try Self.resolved(type, name: name, .none, from: reference)
+        try Self.resolved(type, name: name, .none, in: self)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
@@ -365,7 +365,7 @@ extension DIContainer {
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
         try Self.resolved(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), in: self)
     }
 }
 
@@ -440,8 +440,8 @@ extension DIContainer {
 
     /// Forgets every registration (decorators too) and instance.
     public func reset() {
-        mutate("reset") { () -> ([Key: Slot], [Decorator]) in
-            defer { (slots, registry.value.decorators, registry.value.duplicates) = ([:], [], []) }
+        mutate("reset") { () -> (SlotTable, [Decorator]) in
+            defer { (slots, registry.value.decorators, registry.value.duplicates) = (SlotTable(), [], []) }
             defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
             return (slots, registry.value.decorators)
         }

@@ -264,6 +264,37 @@ private func registerDeinitResolver(
     }
 }
 
+extension SafeCoreReleaseTests {
+    @Test func instanceOfAContainerDroppedMidResolutionIsReleasedAfterTheLock() {
+        let first = DIContainer()
+        let lockWasFree = Guarded<[Bool]>([])
+        first.register {
+            New { _ -> Fresh in
+                // A container of the factory's own: its instance is made in first's resolution, and
+                // the container is gone before that resolution ends, so only the resolution holds it.
+                let temporary = DIContainer()
+                temporary.register { Shared(LockProbe(lockWasFree)) }
+                _ = temporary.resolve(LockProbe.self)
+                return Fresh()
+            }
+        }
+        _ = first.resolve(Fresh.self)
+        #expect(lockWasFree.current == [true])
+    }
+}
+
+/// Records, in its `deinit`, whether another thread could resolve then (not while the lock is held).
+private final class LockProbe: Sendable {
+    let log: Guarded<[Bool]>
+    init(_ log: Guarded<[Bool]>) { self.log = log }
+    deinit {
+        let probe = DIContainer()
+        probe.register { Shared(Engine()) }
+        let free = anotherThreadCanResolve(from: probe)
+        log.withLock { $0.append(free) }
+    }
+}
+
 /// Registers a `Shared` `DeinitResolver` and what its `deinit` resolves.
 private func registerSharedDeinitResolver(
     in box: DIContainer, made: Guarded<Int>, deinits: Guarded<Int>, outcomes: Guarded<[String]>

@@ -18,17 +18,6 @@ struct Key: Hashable, Sendable {
         hasher.combine(name)
     }
 
-    /// What `Set` and `Dictionary` ask for: the type's address (and the name's hash, if any) mixed
-    /// with the table's seed by MurmurHash3's finalizer instead of SipHash, which was most of a
-    /// lookup. Type addresses are not chosen by an attacker, so a keyed hash buys nothing there.
-    func _rawHashValue(seed: Int) -> Int {
-        var bits = UInt64(UInt(bitPattern: typeID)) ^ UInt64(UInt(bitPattern: seed))
-        if let name { bits ^= UInt64(UInt(bitPattern: name._rawHashValue(seed: seed))) }
-        bits = (bits ^ bits >> 33) &* 0xff51_afd7_ed55_8ccd
-        bits = (bits ^ bits >> 33) &* 0xc4ce_b9fe_1a85_ec53
-        return Int(truncatingIfNeeded: bits ^ bits >> 33)
-    }
-
     /// The type as the user wrote it, e.g. `Router`.
     var typeName: String { TypeName.of(type) }
 

@@ -396,8 +396,9 @@ private func isOptional(_ type: any Any.Type) -> Bool {
     return _openExistential(type, do: check)
 }
 
-/// How a `Weak` registration keeps its `Value`s by a weak reference to the object.
-struct WeakHandling {
+/// How a `Weak` registration keeps its `Value`s by a weak reference to the object (a class, so
+/// that every other registration spends one word on it).
+final class WeakHandling {
     /// The object in a value; `nil` when the value is not a class instance.
     let object: (AnyBox) -> AnyObject?
     /// The value again, from the object.

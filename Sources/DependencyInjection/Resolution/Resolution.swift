@@ -101,20 +101,25 @@ extension DIContainer {
     /// API calls. Inlinable, so that reading the `T` out of its box is specialized in the caller's module.
     @inlinable
     static func resolved<T>(
-        _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil
+        _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
+        in container: DIContainer? = nil
     ) throws(ResolutionError) -> T {
-        let value = try resolveBox(T.self, name: name, arguments, from: source)
+        let value = try resolveBox(T.self, name: name, arguments, from: source, in: container)
         return unbox(value)
     }
 
-    /// The value (a `Box`) of `type` from the container `source` reaches (``current`` when `nil`),
-    /// with the container read and the resolution made under one hold of the lock.
+    /// The value (a `Box`) of `type` from `container`, else the one `source` reaches (``current``
+    /// when `nil`), with the container read and the resolution made under one hold of the lock.
     @usableFromInline
     static func resolveBox(
-        _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?
+        _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?,
+        in container: DIContainer? = nil
     ) throws(ResolutionError) -> AnyBox {
         try MainActorHop.resolving { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
+                // A container's own method passes it: reached through its weak reference, it would be
+                // retained and released, which a container (with a side table) does on the slow path.
+                if let container { return try container.resolveLocked(Key(type, name: name), arguments) }
                 // `shared`, where it is current, is called directly: read through `currentLocked`, it is
                 // retained, which its weak references (`ContainerReference`) send down the slow path.
                 if source == nil, Resolution.state.frames.isEmpty, !Resolution.state.anyTaskBinding {
@@ -133,9 +138,9 @@ extension DIContainer {
     @inlinable
     static func resolvedOrFail<T>(
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
-        file: StaticString, line: UInt
+        in container: DIContainer? = nil, file: StaticString, line: UInt
     ) -> T {
-        do { return try resolved(type, name: name, arguments, from: source) } catch {
+        do { return try resolved(type, name: name, arguments, from: source, in: container) } catch {
             fail(error, file: file, line: line)
         }
     }
@@ -434,16 +439,27 @@ extension DIContainer {
             try action().get()
         }
         AsyncMaking.running?.graph = Resolution.state.graphValues
-        // Handed over, not copied (a copy of the whole state retains each of its parts); the
-        // entries one by one, so that `made` keeps its storage for the next resolution.
-        for entry in Resolution.state.made { Resolution.lock.releaseAfterUnlock(entry) }
+        // Each part handed over whole, and only if it holds anything (a copy of the whole state
+        // retains each of its parts; an empty one replaced still costs a release).
+        // An entry that this container or an ancestor still serves is released here: its table keeps
+        // it, and outlives this call. Any other (dropped by a reset meanwhile) goes after the lock.
+        for entry in Resolution.state.made where !serves(entry) {
+            Resolution.lock.releaseAfterUnlock(entry)
+        }
+        Resolution.state.made.removeAll(keepingCapacity: true)
         if !Resolution.state.graphValues.isEmpty || !Resolution.state.pendingActions.isEmpty {
             Resolution.lock.releaseAfterUnlock((Resolution.state.graphValues, Resolution.state.pendingActions))
+            (Resolution.state.graphValues, Resolution.state.pendingActions) = ([:], [])
         }
-        Resolution.lock.releaseAfterUnlock(Resolution.state.undo.isEmpty ? nil : Resolution.state.undo)
-        (Resolution.state.graphValues, Resolution.state.pendingActions, Resolution.state.undo) = ([:], [], [])
-        Resolution.state.made.removeAll(keepingCapacity: true)
+        if !Resolution.state.undo.isEmpty {
+            Resolution.lock.releaseAfterUnlock(Resolution.state.undo)
+            Resolution.state.undo = []
+        }
     }
+
+    /// Whether this container or an ancestor serves `entry` (read along `parent`: `lineage` would
+    /// retain each container, which a container does on the slow path).
+    private func serves(_ entry: Entry) -> Bool { slots[entry.key]?.entry === entry || parent?.serves(entry) == true }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
     /// kept, its `Graph` instances and its queued actions; returns them, to be released later.
