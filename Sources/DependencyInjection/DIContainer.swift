@@ -68,7 +68,7 @@ public final class DIContainer: @unchecked Sendable {
     /// ``current``, with the lock held (so the resolution in progress, if any, is this thread's).
     @inline(__always)
     static var currentLocked: DIContainer {
-        if let running = Resolution.state.frames.last?.reference.container { return running }
+        if let top = Resolution.state.frames.indices.last { return Resolution.state.frames[top].container.with { $0 } }
         if Resolution.state.anyTaskBinding, let bound = boundContainer.get() { return bound }
         return shared
     }
@@ -389,7 +389,7 @@ extension DIContainer {
         // this one the running container for the operation (this thread holds the lock anyway).
         return try Resolution.lock.withLock {
             Resolution.state.frames.append(
-                .init(reference: reference, entry: nil, requested: Key(DIContainer.self, name: nil)))
+                .init(self, entry: nil, requested: Key(DIContainer.self, name: nil)))
             defer { _ = Resolution.state.frames.removeLast() }
             return try Self.boundContainer.withValue(self, operation: operation)
         }

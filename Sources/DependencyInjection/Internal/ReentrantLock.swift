@@ -170,6 +170,21 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     }
 }
 
+/// An object reached without retaining it: a frame's container (retaining a container takes the
+/// runtime's slow path, as its weak references give it a side table).
+struct Unretained<Object: AnyObject> {
+    // Invariant that makes it sound: one is made only for an object that the code making it keeps
+    // alive for as long as the value exists. A frame of the resolution in progress is pushed by a
+    // method of its container and popped before that method returns, so the container is alive
+    // while the frame is on the stack; the value lives only in the frame.
+    private let object: Unmanaged<Object>
+
+    init(_ object: Object) { self.object = .passUnretained(object) }
+
+    /// Runs `body` with the object, which it must not keep.
+    func with<R>(_ body: (Object) -> R) -> R { object._withUnsafeGuaranteedRef(body) }
+}
+
 /// How much stack this thread has left: what lets a deep resolution be reported as an error
 /// before it overflows, whatever the thread's stack size (512 KiB on Apple's secondary threads).
 enum ThreadStack {

@@ -37,8 +37,16 @@ struct ResolutionState {
     /// container (which has a side table, for its weak references) takes the runtime's slow path.
     struct Frame {
         let reference: ContainerReference
+        /// The container, not retained: a frame is pushed by a method of its container and popped
+        /// before that method returns (see `Unretained`).
+        let container: Unretained<DIContainer>
         let entry: Entry?
         let requested: Key
+
+        init(_ container: DIContainer, entry: Entry?, requested: Key) {
+            (reference, self.container) = (container.reference, Unretained(container))
+            (self.entry, self.requested) = (entry, requested)
+        }
     }
 
     var frames: [Frame] = []
@@ -115,17 +123,32 @@ extension DIContainer {
         _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?,
         in container: DIContainer? = nil
     ) throws(ResolutionError) -> AnyBox {
-        try MainActorHop.resolving { () throws(ResolutionError) in
+        // Each container is reached without retaining it where that is sound (see `Unretained`): a
+        // container has a side table (for its weak references), so each retain and release of one
+        // takes the runtime's slow path. `container` is the caller's, alive until this returns.
+        let given = container.map(Unretained.init)
+        return try MainActorHop.resolving { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
-                // A container's own method passes it: reached through its weak reference, it would be
-                // retained and released, which a container (with a side table) does on the slow path.
-                if let container { return try container.resolveLocked(Key(type, name: name), arguments) }
-                // `shared`, where it is current, is called directly: read through `currentLocked`, it is
-                // retained, which its weak references (`ContainerReference`) send down the slow path.
-                if source == nil, Resolution.state.frames.isEmpty, !Resolution.state.anyTaskBinding {
-                    return try shared.resolveLocked(Key(type, name: name), arguments)
+                let key = Key(type, name: name)
+                func resolve(in container: Unretained<DIContainer>) throws(ResolutionError) -> AnyBox {
+                    try container.with { container in
+                        Result { () throws(ResolutionError) in
+                            try container.resolveLocked(key, arguments)
+                        }
+                    }.get()
                 }
-                return try (source.map(\.container) ?? currentLocked).resolveLocked(Key(type, name: name), arguments)
+                if let given { return try resolve(in: given) }
+                // Inside a step, the static API's container (``current``) and a factory's own resolver
+                // reach the container of the step running now (its frame read in place: a copy would
+                // retain each of its fields).
+                if let top = Resolution.state.frames.indices.last,
+                    source == nil || Resolution.state.frames[top].reference === source
+                {
+                    return try resolve(in: Resolution.state.frames[top].container)
+                }
+                // `shared`, where it is current (it is never deallocated).
+                if source == nil, !Resolution.state.anyTaskBinding { return try resolve(in: Unretained(shared)) }
+                return try (source.map(\.container) ?? currentLocked).resolveLocked(key, arguments)
             }
         }
     }
@@ -174,7 +197,7 @@ extension DIContainer {
         if isTopLevel, let run = AsyncMaking.running { Resolution.state.graphValues = run.graph }
         if isFrame {
             Resolution.state.frames.append(
-                .init(reference: reference, entry: nil, requested: Key(DIContainer.self, name: nil)))
+                .init(self, entry: nil, requested: Key(DIContainer.self, name: nil)))
         }
         // What the resolution made or dropped is released once the lock is let go (a `deinit` may
         // resolve); a resolution that made nothing (a kept instance, a `New`) has nothing to hand over.
@@ -402,7 +425,7 @@ extension DIContainer {
         else {
             throw error(.tooDeep(depth: depth), for: requested)
         }
-        Resolution.state.frames.append(.init(reference: reference, entry: entry, requested: requested))
+        Resolution.state.frames.append(.init(self, entry: entry, requested: requested))
         entry.value.isMaking = true
         defer {
             entry.value.isMaking = false
