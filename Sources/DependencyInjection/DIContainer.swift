@@ -85,7 +85,7 @@ public final class DIContainer: @unchecked Sendable {
     init(parent: DIContainer?, bootstraps: Bool) {
         self.parent = parent
         registry = Locked(Registry(needsBootstrap: bootstraps, bootstrapsAfterReset: bootstraps))
-        reference.value.container = self
+        reference.weakContainer = self
     }
 
     /// Runs `registerDependencies()` if it is due, with this container current. Lock held.

@@ -17,7 +17,16 @@
 /// dependencies, directly or through property wrappers, on the thread that already holds the
 /// lock, so it must be reentrant; a recursive `pthread_mutex_t` costs a few nanoseconds and
 /// allocates nothing (a `DispatchQueue.sync` with an identity check is ~20x slower on Linux).
-final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
+///
+/// Not generic, and no subclass of the generic ``Locked``: its metadata needs no making at run
+/// time (that took a launch several microseconds). Its `value` follows ``Locked``'s invariants.
+final class ReentrantLock: @unchecked Sendable {
+    /// The state it guards: read and written only by the thread holding it, as ``Locked``'s value.
+    #if DEBUG
+        final var value: ResolutionState
+    #else
+        @exclusivity(unchecked) final var value: ResolutionState
+    #endif
     // Invariant that makes the pointer sound: a pthread mutex must never move, so it lives at a
     // heap address of its own, allocated and initialized here, destroyed and freed in `deinit`,
     // and never handed out.
@@ -29,7 +38,7 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
     /// checked for exclusive access at run time (every access is one append, read or swap).
     @exclusivity(unchecked) private var releasedAfterUnlock: [Any] = []
 
-    override init(_ state: State) {
+    init(_ state: ResolutionState) {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         pthread_mutexattr_init(&attributes)
@@ -37,7 +46,7 @@ final class ReentrantLock<State>: Locked<State>, @unchecked Sendable {
         let status = pthread_mutex_init(mutex, &attributes)
         pthread_mutexattr_destroy(&attributes)
         precondition(status == 0, "DependencyInjection: pthread_mutex_init failed (\(status)).")
-        super.init(state)
+        value = state
     }
 
     deinit {

@@ -332,7 +332,7 @@ extension DIContainer {
         let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
             .subtracting(conforming).sorted()
         let state = Resolution.state
-        let origin = state.origin?.value.container ?? self
+        let origin = state.origin?.weakContainer ?? self
         // `shared` and its copies (`withOverrides`, the test traits, `validate()`) are the static API's.
         let isStatic = origin.registry.value.bootstrapsAfterReset || origin === DIContainer.boundContainer.get()
         // Asked of a child, made by this ancestor of it, which looked here for the dependency.

@@ -72,18 +72,18 @@ extension Resolver {
 /// How a ``Resolver`` reaches its container without keeping it alive: a `weak` reference, which
 /// reads `nil` once the container is going away, on whichever thread that happens.
 ///
-/// Its `value` is guarded by `Resolution.lock` (see ``Locked``), so reading it costs no run-time
-/// exclusivity check (a quarter of a nested resolve's time otherwise).
+/// A root class, so that its metadata needs no making at run time (a subclass of the generic
+/// `Locked` did, at every launch). Resolution reaches a running container without reading this
+/// reference (see `Unretained`), so its run-time exclusivity check costs a resolve nothing.
 @usableFromInline
-final class ContainerReference: Locked<ContainerReference.Target>, @unchecked Sendable {
-    // Unchecked: `value.container` is read and written only with `Resolution.lock` held.
-    @usableFromInline struct Target { weak var container: DIContainer? }
-
-    init() { super.init(Target()) }
+final class ContainerReference: @unchecked Sendable {
+    // Unchecked: `weakContainer` is written once, by the container's initializer, and read only
+    // with `Resolution.lock` held.
+    weak var weakContainer: DIContainer?
 
     /// The container; a trap with a message once it is gone. Lock held.
     var container: DIContainer {
-        guard let container = value.container else {
+        guard let container = weakContainer else {
             fatalError(
                 "DependencyInjection: a Resolver was used after its container was deallocated. Use the "
                     + "resolver a factory receives only while that factory (or onResolve) runs; to resolve "
