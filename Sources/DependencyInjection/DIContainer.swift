@@ -282,7 +282,9 @@ extension DIContainer {
 
     /// Throws when a factory or action of this container is running on this thread. Lock held.
     func refuseMutationDuringResolution(_ operation: String) throws(ResolutionError) {
-        if let frame = Resolution.state.frames.last(where: { $0.reference === reference && $0.entry != nil }) {
+        if let frame = Resolution.state.frames.last(where: {
+            $0.reference == ObjectIdentifier(reference) && $0.step != nil
+        }) {
             throw error(.mutationDuringResolution(operation: operation), for: frame.requested)
         }
     }

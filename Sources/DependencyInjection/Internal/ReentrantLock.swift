@@ -179,18 +179,20 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
     }
 }
 
-/// An object reached without retaining it: a frame's container (retaining a container takes the
-/// runtime's slow path, as its weak references give it a side table).
+/// An object reached without retaining it: a container or an entry of the resolution in progress
+/// (retaining a container takes the runtime's slow path, as its weak references give it a side
+/// table; retains and releases are a third of a launch's resolves).
 struct Unretained<Object: AnyObject> {
     // Invariant that makes it sound: one is made only for an object that the code making it keeps
     // alive for as long as the value exists. A frame of the resolution in progress is pushed by a
-    // method of its container and popped before that method returns, so the container is alive
-    // while the frame is on the stack; the value lives only in the frame.
+    // method of its container (`run`, whose caller holds the entry) and popped before that method
+    // returns, so its container and entry are alive while it is on the stack; `resolveBox` makes
+    // one for a container its caller passes (alive until it returns) or for `shared` (never released).
     private let object: Unmanaged<Object>
 
     init(_ object: Object) { self.object = .passUnretained(object) }
 
-    /// Runs `body` with the object, which it must not keep.
+    /// Runs `body` with the object (a reference it returns is retained, as any other).
     func with<R>(_ body: (Object) -> R) -> R { object._withUnsafeGuaranteedRef(body) }
 }
 

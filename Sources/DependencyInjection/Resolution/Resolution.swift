@@ -36,17 +36,21 @@ struct ResolutionState {
     /// reached through its reference: the caller that runs the step holds it, and retaining a
     /// container (which has a side table, for its weak references) takes the runtime's slow path.
     struct Frame {
-        let reference: ContainerReference
-        /// The container, not retained: a frame is pushed by a method of its container and popped
-        /// before that method returns (see `Unretained`).
+        /// Its container's `ContainerReference` (what a resolver holds), as an identity.
+        let reference: ObjectIdentifier
+        /// The container and the entry, not retained: a frame is pushed by a method of its container
+        /// (`run`, whose caller holds the entry) and popped before that method returns (see `Unretained`).
         let container: Unretained<DIContainer>
-        let entry: Entry?
+        let step: Unretained<Entry>?
         let requested: Key
 
         init(_ container: DIContainer, entry: Entry?, requested: Key) {
-            (reference, self.container) = (container.reference, Unretained(container))
-            (self.entry, self.requested) = (entry, requested)
+            (reference, self.container) = (ObjectIdentifier(container.reference), Unretained(container))
+            (step, self.requested) = (entry.map(Unretained.init), requested)
         }
+
+        /// The entry whose factory (or `onResolve` action) this step runs, retained.
+        var entry: Entry? { step?.with { $0 } }
     }
 
     var frames: [Frame] = []
@@ -86,7 +90,7 @@ struct ResolutionState {
     var nestedFactoryTime: UInt64 = 0
 
     /// The resolution path so far, as the user asked for each step.
-    var path: [String] { frames.compactMap { $0.entry == nil ? nil : $0.requested.displayName } }
+    var path: [String] { frames.compactMap { $0.step == nil ? nil : $0.requested.displayName } }
 
     /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued.
     var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty && undo.isEmpty }
@@ -142,7 +146,7 @@ extension DIContainer {
                 // reach the container of the step running now (its frame read in place: a copy would
                 // retain each of its fields).
                 if let top = Resolution.state.frames.indices.last,
-                    source == nil || Resolution.state.frames[top].reference === source
+                    source == nil || Resolution.state.frames[top].reference == source.map(ObjectIdentifier.init)
                 {
                     return try resolve(in: Resolution.state.frames[top].container)
                 }
@@ -230,7 +234,7 @@ extension DIContainer {
             Resolution.lock.unlock()
             return body()
         }
-        if Resolution.state.frames.contains(where: { $0.entry != nil }) {
+        if Resolution.state.frames.contains(where: { $0.step != nil }) {
             fatalError(
                 "DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
         }
@@ -282,7 +286,10 @@ extension DIContainer {
     }
 
     /// Records `key` as a dependency of the step in progress (an edge of the dependency graph).
-    private func recordDependency(on key: Key) { Resolution.state.frames.last?.entry?.recordDependency(on: key) }
+    private func recordDependency(on key: Key) {
+        guard let top = Resolution.state.frames.indices.last else { return }
+        Resolution.state.frames[top].step?.with { $0.recordDependency(on: key) }
+    }
 
     /// A value of `slot`'s type (a `Box`), kept or made by this container, which owns the slot.
     private func provide(
@@ -482,7 +489,7 @@ extension DIContainer {
 
     /// Whether this container or an ancestor serves `entry` (read along `parent`: `lineage` would
     /// retain each container, which a container does on the slow path).
-    private func serves(_ entry: Entry) -> Bool { slots[entry.key]?.entry === entry || parent?.serves(entry) == true }
+    private func serves(_ entry: Entry) -> Bool { slots.holds(entry) || parent?.serves(entry) == true }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
     /// kept, its `Graph` instances and its queued actions; returns them, to be released later.

@@ -314,7 +314,7 @@ extension DIContainer {
     func pathReaching(_ key: Key) -> [String] {
         let state = Resolution.state
         var path = state.path
-        if state.frames.last(where: { $0.entry != nil })?.requested != key { path.append(key.displayName) }
+        if state.frames.last(where: { $0.step != nil })?.requested != key { path.append(key.displayName) }
         return path
     }
 
@@ -337,7 +337,7 @@ extension DIContainer {
         let isStatic = origin.registry.value.bootstrapsAfterReset || origin === DIContainer.boundContainer.get()
         // Asked of a child, made by this ancestor of it, which looked here for the dependency.
         let isAncestorOfOrigin = origin !== self && origin.lineage.contains { $0 === self }
-        let madeByParent = isAncestorOfOrigin ? state.frames.last { $0.entry != nil }?.requested.displayName : nil
+        let madeByParent = isAncestorOfOrigin ? state.frames.last { $0.step != nil }?.requested.displayName : nil
         return ResolutionError(
             .init(
                 reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
@@ -351,7 +351,7 @@ extension DIContainer {
     func cycleError(reaching entry: Entry, requested: Key) -> ResolutionError {
         let frames = Resolution.state.frames
         let start = frames.lastIndex { $0.entry === entry } ?? 0
-        let cycle = frames[start...].compactMap { $0.entry == nil ? nil : $0.requested.displayName }
+        let cycle = frames[start...].compactMap { $0.step == nil ? nil : $0.requested.displayName }
         return ResolutionError(
             reason: .dependencyCycle(cycle: cycle + [requested.displayName]), key: requested,
             path: pathReaching(requested))
