@@ -179,7 +179,7 @@ extension DIContainer {
     private func recordEdges(from copies: [ObjectIdentifier: Entry], of sources: [Entry]) {
         Resolution.lock.withLock {
             for source in sources {
-                for dependency in copies[ObjectIdentifier(source)]?.value.dependencies ?? [] {
+                for dependency in copies[ObjectIdentifier(source)]?.value.dependencies ?? Entry.Dependencies() {
                     source.recordDependency(on: dependency)
                 }
             }

@@ -22,9 +22,40 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         /// could not be parked).
         var validationFailure: ResolutionError?
         /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
-        var dependencies: [Key] = []
-        /// The same keys, once there are 16 or more.
-        var dependencySet: Set<Key> = []
+        var dependencies = Dependencies()
+    }
+
+    /// Keys a factory resolved, in the order first seen: the first four in place (most factories
+    /// resolve no more, and an array would cost each entry an allocation at launch), the rest in an
+    /// array, and all of them in a set too once there are 16.
+    struct Dependencies: Sequence {
+        private var first: (Key?, Key?, Key?, Key?) = (nil, nil, nil, nil)
+        private var more: [Key] = []
+        private var all: Set<Key> = []
+        private var count = 0
+
+        mutating func insert(_ key: Key) {
+            guard count < 16 else {
+                guard all.insert(key).inserted else { return }
+                more.append(key)
+                count += 1
+                return
+            }
+            guard first.0 != key, first.1 != key, first.2 != key, first.3 != key, !more.contains(key) else { return }
+            switch count {
+            case 0: first.0 = key
+            case 1: first.1 = key
+            case 2: first.2 = key
+            case 3: first.3 = key
+            default: more.append(key)
+            }
+            count += 1
+            if count == 16 { all = Set(self) }
+        }
+
+        func makeIterator() -> IndexingIterator<[Key]> {
+            ([first.0, first.1, first.2, first.3].compactMap { $0 } + more).makeIterator()
+        }
     }
 
     let spec: RegistrationSpec
@@ -62,17 +93,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         return 2
     }
 
-    func recordDependency(on key: Key) {
-        // A search of the few edges most factories have (a set costs an allocation and hashing);
-        // from 16 on, a set of them too.
-        guard value.dependencies.count >= 16 else {
-            guard !value.dependencies.contains(key) else { return }
-            if value.dependencies.isEmpty { value.dependencies.reserveCapacity(4) }
-            return value.dependencies.append(key)
-        }
-        if value.dependencySet.isEmpty { value.dependencySet = Set(value.dependencies) }
-        if value.dependencySet.insert(key).inserted { value.dependencies.append(key) }
-    }
+    func recordDependency(on key: Key) { value.dependencies.insert(key) }
 
     /// The instance this lifetime keeps, if any (`Graph`: the resolution in progress's).
     var kept: AnyBox? {
@@ -133,7 +154,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         if forValidation, spec.factory.isAsync || spec.factory.isolation.actorName != nil {
             copy.value.shared = value.shared
         }
-        (copy.value.dependencies, copy.value.dependencySet) = (value.dependencies, value.dependencySet)
+        copy.value.dependencies = value.dependencies
         return copy
     }
 }
