@@ -32,12 +32,6 @@ struct SlotTable: Sequence {
         }
     }
 
-    /// Whether `entry`'s own key's slot is `entry`'s (read in place: a copy of the slot retains it).
-    func holds(_ entry: Entry) -> Bool {
-        guard !keys.isEmpty, case (let bucket, true) = find(entry.key) else { return false }
-        return slots[index[bucket].position].entry === entry
-    }
-
     /// Puts `slot` at `key`; returns the slot it replaced, if any.
     @discardableResult
     mutating func updateValue(_ slot: Slot, forKey key: Key) -> Slot? {

@@ -489,7 +489,7 @@ extension DIContainer {
 
     /// Whether this container or an ancestor serves `entry` (read along `parent`: `lineage` would
     /// retain each container, which a container does on the slow path).
-    private func serves(_ entry: Entry) -> Bool { slots.holds(entry) || parent?.serves(entry) == true }
+    private func serves(_ entry: Entry) -> Bool { slots[entry.key]?.entry === entry || parent?.serves(entry) == true }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
     /// kept, its `Graph` instances and its queued actions; returns them, to be released later.
