@@ -469,14 +469,14 @@ extension DIContainer {
             try action().get()
         }
         AsyncMaking.running?.graph = Resolution.state.graphValues
-        // Each part handed over whole, and only if it holds anything (a copy of the whole state
-        // retains each of its parts; an empty one replaced still costs a release).
-        // An entry that this container or an ancestor still serves is released here: its table keeps
-        // it, and outlives this call. Any other (dropped by a reset meanwhile) goes after the lock.
-        for entry in Resolution.state.made where !serves(entry) {
-            Resolution.lock.releaseAfterUnlock(entry)
+        // The kept entries, taken out one by one (so that `made` keeps its storage): one that this
+        // container or an ancestor still serves is released here (its table keeps it, and outlives
+        // this call); any other (dropped by a reset meanwhile) goes after the lock.
+        while let entry = Resolution.state.made.popLast() {
+            if !serves(entry) { Resolution.lock.releaseAfterUnlock(entry) }
         }
-        Resolution.state.made.removeAll(keepingCapacity: true)
+        // The other parts handed over whole, and only if they hold anything (a copy of the whole
+        // state retains each of its parts; an empty one replaced still costs a release).
         if !Resolution.state.graphValues.isEmpty || !Resolution.state.pendingActions.isEmpty {
             Resolution.lock.releaseAfterUnlock((Resolution.state.graphValues, Resolution.state.pendingActions))
             (Resolution.state.graphValues, Resolution.state.pendingActions) = ([:], [])
