@@ -34,6 +34,18 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         plans = [spec]
     }
 
+    /// A synchronous factory without arguments. Not inlined: what a registration's line compiles to
+    /// at its call site is this call, and an app's launch reads every line's code once.
+    @usableFromInline @inline(never)
+    init<each Alias>(
+        sync make: @escaping (Resolver, Any) throws -> AnyBox, canUnwind: Bool, isolation: (any Actor)?,
+        aliases: repeat (each Alias).Type, fileID: String, line: Int
+    ) {
+        self.init(
+            Factory(isolation: .init(isolation), canUnwind: canUnwind, .sync(make)), aliases: repeat each aliases,
+            fileID: fileID, line: line)
+    }
+
     /// Registers a function without parameters, typically an initializer.
     ///
     ///     Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self)
@@ -49,9 +61,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            Factory(isolation: .init(isolation), .sync { _, _ in AnyBox.holding(make()) }),
-            aliases: repeat each aliases,
-            fileID: fileID, line: line)
+            sync: { _, _ in AnyBox.holding(make()) }, canUnwind: true, isolation: isolation,
+            aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -66,11 +77,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            Factory(
-                isolation: .init(isolation), canUnwind: Failure.self != Never.self,
-                .sync { resolver, _ in AnyBox.holding(try make(resolver)) }), aliases: repeat each aliases,
-            fileID: fileID,
-            line: line)
+            sync: { resolver, _ in AnyBox.holding(try make(resolver)) }, canUnwind: Failure.self != Never.self,
+            isolation: isolation, aliases: repeat each aliases, fileID: fileID, line: line)
     }
 
     /// Registers an initializer (or any function) whose parameters are registered services:
