@@ -66,12 +66,13 @@ extension DIContainer {
     /// Lifetime mismatches and isolation conflicts of `entry`, along its recorded edges. Lock held.
     private func wiringProblems(of entry: Entry) -> [ValidationReport.Problem] {
         entry.value.dependencies.compactMap { key in
-            guard let (mine, theirs) = lookup(key).map({ (entry.spec, $0.1.entry.spec) }) else { return nil }
+            guard let their = lookup(key)?.1.entry else { return nil }
+            let (mine, theirs) = (entry.spec, their.spec)
             let runsAnywhere = mine.factory.isolation.actorName == nil && !mine.factory.isAsync
             // Off its actor, an actor's service is only ever a Shared one prepare() made (and Sendable, for the main actor).
             let actor = theirs.factory.isolation.actorName
             let unreachable =
-                actor != nil && (theirs.lifetime != .shared || (actor == "MainActor" && !theirs.isSendable))
+                actor != nil && (theirs.lifetime != .shared || (actor == "MainActor" && !their.value.isSendable))
             let reason: ResolutionError.Reason
             if mine.lifetime.outlives(theirs.lifetime) {
                 reason = .lifetimeMismatch(registration: mine.summary, dependency: theirs.summary)

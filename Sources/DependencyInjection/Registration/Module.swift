@@ -15,26 +15,22 @@
 /// concurrently with themselves: every one runs under the library's resolution lock.
 public struct Module: @unchecked Sendable {
     // Unchecked for the same reason as `Registration`.
-    @usableFromInline var plans: [RegistrationSpec]
+    /// A module of one registration: its entry (taken by the container that installs it).
+    @usableFromInline var entry: Entry?
+    /// That registration's values are `Sendable` (the builder's overloads for `Sendable` values say
+    /// so, where the registration could not tell).
+    var isSendable = false
     /// Its ``Decorate`` elements, in order (never duplicates of each other: each one applies).
     var decorators: [Decorator] = []
-    /// The lines of a block, after its own plans and decorators. A block keeps its lines as they
-    /// are, so that joining blocks copies no spec (see ``takeEntries(numberedFrom:)``).
+    /// The lines of a block. A block keeps its lines as they are, so that joining blocks copies
+    /// nothing (see ``takeEntries(numberedFrom:)``).
     var lines: [Module] = []
 
     /// Not generic, so that the inlinable initializers below run no generic code here.
     @usableFromInline
-    init(plans: consuming [RegistrationSpec], isSendable: Bool = false) {
-        // Marked before it is stored, so that a registration's own array (uniquely referenced) is
-        // written in place, not copied.
-        var plans = plans
-        for index in plans.indices where isSendable { plans[index].isSendable = true }
-        self.plans = plans
-    }
+    init(entry: Entry, isSendable: Bool) { (self.entry, self.isSendable) = (entry, isSendable) }
 
-    init(plans: [RegistrationSpec] = [], decorators: [Decorator] = [], lines: [Module] = []) {
-        (self.plans, self.decorators, self.lines) = (plans, decorators, lines)
-    }
+    init(decorators: [Decorator] = [], lines: [Module] = []) { (self.decorators, self.lines) = (decorators, lines) }
 
     /// How deep its blocks nest: 0 without lines, at most 16 (see ``init(joining:)``).
     var depth = 0
@@ -46,16 +42,17 @@ public struct Module: @unchecked Sendable {
     init(joining components: [Module]) {
         var lines = components
         if components.contains(where: { $0.depth >= 16 }) {
-            lines = components.flatMap { $0.plans.isEmpty && $0.decorators.isEmpty ? $0.lines : [$0] }
+            lines = components.flatMap { $0.entry == nil && $0.decorators.isEmpty ? $0.lines : [$0] }
         }
         self.init(lines: lines)
         depth = 1 + lines.reduce(0) { max($0, $1.depth) }
     }
 
-    /// Takes its registrations (its lines' too, in order), each moved into a new entry numbered from
-    /// `sequence` on (its plans are left empty), and its decorators. A spec that nothing else holds (a
-    /// block's, as the builder made it) is moved, not copied: a launch's hundreds of registrations
-    /// touch no more fresh memory than their entries.
+    /// Takes its registrations' entries (its lines' too, in order), numbered from `sequence` on, and
+    /// its decorators. Lock held. An entry nothing else holds (a registration written in the
+    /// builder's block) is installed as it is: a launch's hundreds of registrations allocate
+    /// nothing more here; one a stored registration or module still holds, or that a container
+    /// installed already, is copied.
     mutating func takeEntries(numberedFrom sequence: Int) -> (entries: [Entry], decorators: [Decorator]) {
         var taken = (entries: [Entry](), decorators: [Decorator]())
         move(into: &taken, numberedFrom: sequence)
@@ -65,9 +62,13 @@ public struct Module: @unchecked Sendable {
     private mutating func move(
         into taken: inout (entries: [Entry], decorators: [Decorator]), numberedFrom sequence: Int
     ) {
-        plans.reverse()
-        while let plan = plans.popLast() {
-            taken.entries.append(Entry(consume plan, sequence: sequence + taken.entries.count))
+        if entry != nil {
+            let isUnique = isKnownUniquelyReferenced(&entry)
+            guard let made = entry.take() else { return }
+            let installed = isUnique && made.value.sequence == 0 ? made : made.freshCopy()
+            installed.value.sequence = sequence + taken.entries.count
+            installed.value.isSendable = installed.value.isSendable || isSendable
+            taken.entries.append(installed)
         }
         if !decorators.isEmpty { taken.decorators += decorators }
         for index in lines.indices { lines[index].move(into: &taken, numberedFrom: sequence) }
@@ -82,9 +83,12 @@ public struct Module: @unchecked Sendable {
     }
 
     private mutating func bind(to actor: any Actor) {
-        for index in plans.indices where !plans[index].isSendable {
-            guard case .none = plans[index].factory.isolation, !plans[index].factory.isAsync else { continue }
-            plans[index].factory.isolation = .init(actor)
+        if let made = entry, !isSendable, !made.spec.isSendable, case .none = made.spec.factory.isolation,
+            !made.spec.factory.isAsync
+        {
+            var spec = made.spec
+            spec.factory.isolation = .init(actor)
+            entry = Entry(spec)
         }
         for index in lines.indices { lines[index].bind(to: actor) }
     }
@@ -97,13 +101,13 @@ public struct Module: @unchecked Sendable {
     /// A module of one registration.
     @inlinable
     public init<Value, Scope>(_ registration: consuming Registration<Value, Scope>) {
-        self.init(plans: registration.plans)
+        self.init(entry: registration.entry, isSendable: false)
     }
 
     /// A module of one registration of a `Sendable` value (which may then leave the actor it is made on).
     @inlinable
     public init<Value: Sendable, Scope>(_ registration: consuming Registration<Value, Scope>) {
-        self.init(plans: registration.plans, isSendable: true)
+        self.init(entry: registration.entry, isSendable: true)
     }
 }
 

@@ -16,22 +16,23 @@
 /// factory and `onResolve` actions only ever run under the library's resolution lock, so the
 /// same closure never runs concurrently with itself, even in several containers at once.
 public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendable {
-    /// Its spec, as the one plan of a module of it. An array, so that generic code (an app's helper
-    /// registering types it is generic over) copies and destroys a registration with one retain and
-    /// release, never through `Registration<Value, Scope>`'s metadata, which a first-time type
-    /// would have to instantiate; and a module of it is that same array.
-    @usableFromInline var plans: [RegistrationSpec]
+    /// Its entry, made here: the first container that registers it installs it as it is, any other
+    /// installs a copy. A class reference, so that generic code (an app's helper registering types it
+    /// is generic over) copies and destroys a registration with one retain and release, never
+    /// through `Registration<Value, Scope>`'s metadata, which a first-time type would have to make.
+    @usableFromInline var entry: Entry
 
     @usableFromInline
     init<each Alias>(
-        _ factory: Factory, aliases: repeat (each Alias).Type, fileID: String, line: Int
+        _ factory: Factory, aliases: repeat (each Alias).Type, fileID: String, line: Int, isSendable: Bool = false
     ) {
         var list: [AliasSpec] = []
         repeat list.append(AliasSpec(Value.self, as: (each Alias).self))
-        let spec = RegistrationSpec(
-            type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: list,
-            weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line)
-        plans = [spec]
+        entry = Entry(
+            RegistrationSpec(
+                type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: list,
+                weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, isSendable: isSendable, fileID: fileID,
+                line: line))
     }
 
     /// A synchronous factory without arguments. Not inlined: what a registration's line compiles to
@@ -186,8 +187,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) where Value: Sendable {
         self.init(
             Factory(isolation: .init(make.isolation), .async { _ in AnyBox.holding(await make()) }),
-            aliases: repeat each aliases, fileID: fileID, line: line)
-        plans[0].isSendable = true
+            aliases: repeat each aliases, fileID: fileID, line: line, isSendable: true)
     }
 
     /// Registers an async factory: the instance is made by awaiting it.
@@ -206,8 +206,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        self.init(Factory(async: make), fileID: fileID, line: line)
-        plans[0].isSendable = true
+        self.init(Factory(async: make), fileID: fileID, line: line, isSendable: true)
     }
 
     /// Registers an async factory under other types too (see ``init(_:fileID:line:)``).
@@ -217,8 +216,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        self.init(Factory(async: make), aliases: repeat each aliases, fileID: fileID, line: line)
-        plans[0].isSendable = true
+        self.init(Factory(async: make), aliases: repeat each aliases, fileID: fileID, line: line, isSendable: true)
     }
 
     /// The same registration under a name; several names of one type coexist.
@@ -249,10 +247,11 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         }
     }
 
-    /// A copy with `change` applied to its spec.
+    /// A copy with `change` applied to its spec (a new entry: one is never changed once made).
     func changing(_ change: (inout RegistrationSpec) -> Void) -> Self {
-        var copy = self
-        change(&copy.plans[0])
+        var (copy, spec) = (self, entry.spec)
+        change(&spec)
+        copy.entry = Entry(spec)
         return copy
     }
 }
@@ -352,8 +351,8 @@ struct RegistrationSpec {
     let weak: WeakHandling?
     var onResolve: [(AnyBox, Resolver) throws -> Void] = []
     var isEager = false
-    /// Whether its values are `Sendable`, as the types at the registration's call site said (see
-    /// ``RegistrationBuilder``): a value made on an actor leaves that actor only if it is.
+    /// Whether its values are `Sendable`, where the registration's own initializer could tell (an
+    /// async or `@MainActor` one); a module marks the rest at install (`Entry.Instances.isSendable`).
     var isSendable = false
     /// For `Scoped` registrations: the scope its instances belong to.
     var scope: DIScope?

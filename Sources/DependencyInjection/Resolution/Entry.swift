@@ -2,9 +2,11 @@
 ///
 /// Entries are retained like any object: by the container's table, by the frames of a
 /// resolution that runs them, by the `Graph` instances and queued actions of that resolution.
+@usableFromInline
 final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     // Unchecked: its mutable state is `value`, guarded by `Resolution.lock` (see `Locked`).
     /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
+    @usableFromInline
     struct Instances {
         /// The `Shared` instance, once made.
         var shared: AnyBox?
@@ -23,6 +25,11 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
         var validationFailure: ResolutionError?
         /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
         var dependencies = Dependencies()
+        /// Its place in registration order within its container, for listings; 0 until installed.
+        var sequence = 0
+        /// Whether its values are `Sendable`, as the types at the registration's call site said (see
+        /// ``RegistrationBuilder``): a value made on an actor leaves that actor only if it is.
+        var isSendable = false
     }
 
     /// Keys a factory resolved, in the order first seen: the first four in place (most factories
@@ -59,14 +66,16 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     }
 
     let spec: RegistrationSpec
-    /// Its place in registration order within its container, for listings.
-    let sequence: Int
 
-    init(_ spec: consuming RegistrationSpec, sequence: Int) {
+    /// A registration's entry, made where the registration is written; the first container that
+    /// installs it takes it as it is (see ``Module/takeEntries(numberedFrom:)``).
+    init(_ spec: consuming RegistrationSpec) {
         self.spec = spec
-        self.sequence = sequence
-        super.init(Instances())
+        super.init(Instances(isSendable: spec.isSendable))
     }
+
+    /// Its place in registration order within its container. Lock held.
+    var sequence: Int { value.sequence }
 
     var key: Key { spec.key }
 
@@ -82,7 +91,7 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     /// value, and not through an `as:` alias of an actor-isolated factory (the value's conformance
     /// to the alias may be isolated to that actor, so the existential must not leave it).
     func isSendable(as key: Key) -> Bool {
-        spec.isSendable && (key.typeID == ObjectIdentifier(spec.type) || spec.factory.isolation.actor == nil)
+        value.isSendable && (key.typeID == ObjectIdentifier(spec.type) || spec.factory.isolation.actor == nil)
     }
 
     /// When `prepare()` makes it: 0, a synchronous factory isolated to an actor other than the main
@@ -150,7 +159,8 @@ final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
     func freshCopy(forValidation: Bool = false) -> Entry {
         var spec = spec
         if forValidation, lifetime != .weak { spec.lifetime = .shared }
-        let copy = Entry(spec, sequence: sequence)
+        let copy = Entry(spec)
+        (copy.value.sequence, copy.value.isSendable) = (value.sequence, value.isSendable)
         if forValidation, spec.factory.isAsync || spec.factory.isolation.actorName != nil {
             copy.value.shared = value.shared
         }
