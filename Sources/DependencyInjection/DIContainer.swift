@@ -25,7 +25,7 @@ public final class DIContainer: @unchecked Sendable {
     public let parent: DIContainer?
     /// This container, its parent, the parent's parent, and so on.
     var lineage: UnfoldFirstSequence<DIContainer> { sequence(first: self) { $0.parent } }
-    let registry: Locked<Registry>
+    let registry: LockedRegistry
     /// How resolvers reach this container without keeping it alive.
     @usableFromInline let reference = ContainerReference()
     /// What a container holds; read and written only with `Resolution.lock` held (see ``Locked``).
@@ -84,7 +84,7 @@ public final class DIContainer: @unchecked Sendable {
 
     init(parent: DIContainer?, bootstraps: Bool) {
         self.parent = parent
-        registry = Locked(Registry(needsBootstrap: bootstraps, bootstrapsAfterReset: bootstraps))
+        registry = LockedRegistry(Registry(needsBootstrap: bootstraps, bootstrapsAfterReset: bootstraps))
         reference.weakContainer = self
     }
 

@@ -284,3 +284,30 @@ class Locked<Value>: @unchecked Sendable {
 
     init(_ value: Value) { self.value = value }
 }
+
+/// ``Locked`` for the two states every launch makes, an entry's and a container's registry, as
+/// classes of their own: a generic class's metadata (and a subclass's of it) is made at run time,
+/// the first time a process uses it. The same invariants hold.
+@usableFromInline
+class LockedInstances: @unchecked Sendable {
+    // Unchecked, and sound, by ``Locked``'s invariants.
+    #if DEBUG
+        final var value: Entry.Instances
+    #else
+        @exclusivity(unchecked) final var value: Entry.Instances
+    #endif
+
+    init(_ value: Entry.Instances) { self.value = value }
+}
+
+/// A container's registry, guarded as ``Locked``'s value (see ``LockedInstances``).
+final class LockedRegistry: @unchecked Sendable {
+    // Unchecked, and sound, by ``Locked``'s invariants.
+    #if DEBUG
+        final var value: DIContainer.Registry
+    #else
+        @exclusivity(unchecked) final var value: DIContainer.Registry
+    #endif
+
+    init(_ value: DIContainer.Registry) { self.value = value }
+}

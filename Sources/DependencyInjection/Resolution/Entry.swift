@@ -3,7 +3,7 @@
 /// Entries are retained like any object: by the container's table, by the frames of a
 /// resolution that runs them, by the `Graph` instances and queued actions of that resolution.
 @usableFromInline
-final class Entry: Locked<Entry.Instances>, @unchecked Sendable {
+final class Entry: LockedInstances, @unchecked Sendable {
     // Unchecked: its mutable state is `value`, guarded by `Resolution.lock` (see `Locked`).
     /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
     @usableFromInline
