@@ -48,7 +48,11 @@ final class Entry: LockedInstances, @unchecked Sendable {
                 count += 1
                 return
             }
-            guard first.0 != key, first.1 != key, first.2 != key, first.3 != key, !more.contains(key) else { return }
+            func isKey(_ stored: Key?) -> Bool {
+                stored.map { $0.typeID == key.typeID && $0.name == key.name } ?? false
+            }
+            guard !isKey(first.0), !isKey(first.1), !isKey(first.2), !isKey(first.3), count <= 4 || !more.contains(key)
+            else { return }
             switch count {
             case 0: first.0 = key
             case 1: first.1 = key
