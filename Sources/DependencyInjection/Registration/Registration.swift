@@ -56,7 +56,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// gives it: written in main-actor code (or anywhere in a module with default MainActor
     /// isolation) it only ever runs on the main actor; written in nonisolated code (a
     /// `registerDependencies()`, a global `Module`, a `nonisolated` function) it runs on any thread.
-    @inlinable
+    @inlinable @inline(__always)
     public init<each Alias>(
         _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
@@ -72,7 +72,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///     Shared { resolve in try ConfiguredRouter(config: resolve.tryResolve()) }
     ///
     /// A throwing factory's error reaches `tryResolve` as a ``ResolutionError`` that keeps it.
-    @inlinable
+    @inlinable @inline(__always)
     public init<Failure: Error, each Alias>(
         _ make: @escaping (Resolver) throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation

@@ -32,40 +32,53 @@ final class Entry: LockedInstances, @unchecked Sendable {
         var isSendable = false
     }
 
-    /// Keys a factory resolved, in the order first seen: the first four in place (most factories
-    /// resolve no more, and an array would cost each entry an allocation at launch), the rest in an
-    /// array, and all of them in a set too once there are 16.
+    /// Keys a factory resolved, in the order first seen: the first four without a name in place, as
+    /// their types (most factories resolve no more, and an array would cost each entry an
+    /// allocation at launch; a key is three words, a type one), the rest in an array, and all of
+    /// them in a set too once there are 16.
     struct Dependencies: Sequence {
-        private var first: (Key?, Key?, Key?, Key?) = (nil, nil, nil, nil)
+        private var first: (any Any.Type, any Any.Type, any Any.Type, any Any.Type) = (
+            Never.self, Never.self, Never.self, Never.self
+        )
+        private var inPlace: UInt8 = 0
         private var more: [Key] = []
         private var all: Set<Key> = []
-        private var count = 0
 
         mutating func insert(_ key: Key) {
+            let count = Int(inPlace) + more.count
             guard count < 16 else {
                 guard all.insert(key).inserted else { return }
+                return more.append(key)
+            }
+            guard !contains(key) else { return }
+            if key.name == nil, inPlace < 4, more.isEmpty {
+                switch inPlace {
+                case 0: first.0 = key.type
+                case 1: first.1 = key.type
+                case 2: first.2 = key.type
+                default: first.3 = key.type
+                }
+                inPlace += 1
+            } else {
                 more.append(key)
-                count += 1
-                return
             }
-            func isKey(_ stored: Key?) -> Bool {
-                stored.map { $0.typeID == key.typeID && $0.name == key.name } ?? false
+            if count + 1 == 16 { all = Set(self) }
+        }
+
+        private func contains(_ key: Key) -> Bool {
+            if key.name == nil {
+                let id = key.typeID
+                if inPlace > 0, ObjectIdentifier(first.0) == id { return true }
+                if inPlace > 1, ObjectIdentifier(first.1) == id { return true }
+                if inPlace > 2, ObjectIdentifier(first.2) == id { return true }
+                if inPlace > 3, ObjectIdentifier(first.3) == id { return true }
             }
-            guard !isKey(first.0), !isKey(first.1), !isKey(first.2), !isKey(first.3), count <= 4 || !more.contains(key)
-            else { return }
-            switch count {
-            case 0: first.0 = key
-            case 1: first.1 = key
-            case 2: first.2 = key
-            case 3: first.3 = key
-            default: more.append(key)
-            }
-            count += 1
-            if count == 16 { all = Set(self) }
+            return !more.isEmpty && more.contains(key)
         }
 
         func makeIterator() -> IndexingIterator<[Key]> {
-            ([first.0, first.1, first.2, first.3].compactMap { $0 } + more).makeIterator()
+            let types = [first.0, first.1, first.2, first.3].prefix(Int(inPlace))
+            return (types.map { Key($0, name: nil) } + more).makeIterator()
         }
     }
 
