@@ -88,8 +88,12 @@ struct SlotTable: Sequence {
             while index[bucket].typeID != 0 { bucket = (bucket + 1) & (capacity - 1) }
             index[bucket] = probe
         }
-        keys.reserveCapacity(minimum)
-        slots.reserveCapacity(minimum)
+        // The dense arrays grow as they are appended to (doubling, moving their elements) unless
+        // a batch asks for more room up front.
+        if minimum > keys.capacity + 1 {
+            keys.reserveCapacity(minimum)
+            slots.reserveCapacity(minimum)
+        }
     }
 
     /// The bucket of `key`, or the empty one where it would go (the index always has one).
