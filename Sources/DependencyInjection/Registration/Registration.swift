@@ -26,24 +26,37 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     init<each Alias>(
         _ factory: Factory, aliases: repeat (each Alias).Type, fileID: String, line: Int, isSendable: Bool = false
     ) {
-        var list: [AliasSpec] = []
-        repeat list.append(AliasSpec(Value.self, as: (each Alias).self))
+        self.init(
+            factory, aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line, isSendable: isSendable)
+    }
+
+    @usableFromInline
+    init(_ factory: Factory, aliasList: [AliasSpec], fileID: String, line: Int, isSendable: Bool = false) {
         entry = Entry(
             RegistrationSpec(
-                type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: list,
+                type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: aliasList,
                 weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, isSendable: isSendable, fileID: fileID,
                 line: line))
+    }
+
+    /// The `as:` types, made where they are written (a generic caller passing the pack on would have
+    /// its metadata made at run time at every registration).
+    @inlinable @inline(__always)
+    static func aliasList<each Alias>(_: repeat (each Alias).Type) -> [AliasSpec] {
+        var list: [AliasSpec] = []
+        repeat list.append(AliasSpec(Value.self, as: (each Alias).self))
+        return list
     }
 
     /// A synchronous factory without arguments. Not inlined: what a registration's line compiles to
     /// at its call site is this call, and an app's launch reads every line's code once.
     @usableFromInline @inline(never)
-    init<each Alias>(
+    init(
         sync make: @escaping (Resolver, Any) throws -> AnyBox, canUnwind: Bool, isolation: (any Actor)?,
-        aliases: repeat (each Alias).Type, fileID: String, line: Int
+        aliasList: [AliasSpec], fileID: String, line: Int
     ) {
         self.init(
-            Factory(isolation: .init(isolation), canUnwind: canUnwind, .sync(make)), aliases: repeat each aliases,
+            Factory(isolation: .init(isolation), canUnwind: canUnwind, .sync(make)), aliasList: aliasList,
             fileID: fileID, line: line)
     }
 
@@ -63,7 +76,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) {
         self.init(
             sync: { _, _ in AnyBox.holding(make()) }, canUnwind: true, isolation: isolation,
-            aliases: repeat each aliases, fileID: fileID, line: line)
+            aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers a closure that resolves the value's own dependencies.
@@ -79,7 +92,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) {
         self.init(
             sync: { resolver, _ in AnyBox.holding(try make(resolver)) }, canUnwind: Failure.self != Never.self,
-            isolation: isolation, aliases: repeat each aliases, fileID: fileID, line: line)
+            isolation: isolation, aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers an initializer (or any function) whose parameters are registered services:
@@ -428,12 +441,14 @@ final class WeakHandling {
 }
 
 /// One `as:` type of a registration: turns the registration's values into the alias type.
+@usableFromInline
 struct AliasSpec {
-    let type: any Any.Type
+    @usableFromInline let type: any Any.Type
     /// A `Value` in, an `Alias` out; `nil` when the value is not an `Alias` (only where
     /// registration could not check conformance from the types).
-    let convert: (AnyBox) -> AnyBox?
+    @usableFromInline let convert: (AnyBox) -> AnyBox?
 
+    @inlinable
     init<Value, Alias>(_: Value.Type, as _: Alias.Type) {
         type = Alias.self
         convert = { value in
