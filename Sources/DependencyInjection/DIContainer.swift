@@ -221,7 +221,16 @@ extension DIContainer {
         try Resolution.lock.withLock { () throws(ResolutionError) in
             try refuseMutationDuringResolution("register")
             bootstrapIfNeeded()
-            let (entries, decorators) = module.takeEntries(numberedFrom: registry.value.installedCount + 1)
+            // The list of the last install's entries, emptied, if no other install holds it now: one
+            // registration at a time (a generic helper's, say) then allocates no list of its own.
+            var entries: [Entry] = []
+            swap(&entries, &Resolution.state.spareEntries)
+            let decorators = module.takeEntries(into: &entries, numberedFrom: registry.value.installedCount + 1)
+            // Emptied under the lock: every entry in it is in the table now, or in `replaced`.
+            func recycle() {
+                entries.removeAll(keepingCapacity: true)
+                swap(&entries, &Resolution.state.spareEntries)
+            }
             for entry in entries {
                 guard let problem = RegistrationSpec.problem(of: entry) else { continue }
                 // Released once the lock is let go: their closures may hold the last reference to
@@ -260,7 +269,7 @@ extension DIContainer {
             // Each only if there is something: appending nothing still reallocates an empty array.
             if !decorators.isEmpty { registry.value.decorators += decorators }
             if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
-            guard var before else { return }
+            guard var before else { return recycle() }
             // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
             Resolution.state.installing.append((self, before))
             defer { _ = Resolution.state.installing.removeLast() }
@@ -277,6 +286,7 @@ extension DIContainer {
                 Resolution.lock.releaseAfterUnlock(before)
                 throw error
             }
+            recycle()
         }
     }
 

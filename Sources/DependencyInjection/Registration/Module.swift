@@ -53,10 +53,12 @@ public struct Module: @unchecked Sendable {
     /// builder's block) is installed as it is: a launch's hundreds of registrations allocate
     /// nothing more here; one a stored registration or module still holds, or that a container
     /// installed already, is copied.
-    mutating func takeEntries(numberedFrom sequence: Int) -> (entries: [Entry], decorators: [Decorator]) {
-        var taken = (entries: [Entry](), decorators: [Decorator]())
+    mutating func takeEntries(into entries: inout [Entry], numberedFrom sequence: Int) -> [Decorator] {
+        var taken = (entries: entries, decorators: [Decorator]())
+        entries = []
         move(into: &taken, numberedFrom: sequence)
-        return taken
+        entries = taken.entries
+        return taken.decorators
     }
 
     private mutating func move(

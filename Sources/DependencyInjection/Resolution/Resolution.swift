@@ -62,6 +62,8 @@ struct ResolutionState {
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
+    /// The storage of the last install's list of entries, empty (see `DIContainer.install`).
+    var spareEntries: [Entry] = []
     /// What else to take back if the resolution fails (a lazy wrapper read during it, a scope
     /// run's instance); each returns what it took, to be released after the lock.
     var undo: [() -> Any?] = []
