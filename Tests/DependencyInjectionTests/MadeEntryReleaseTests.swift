@@ -6,16 +6,7 @@ import Testing
 // in every way the API allows (from a factory of a child container, which may change its parent),
 // and check that the instance's `deinit` then runs after the library's lock is let go.
 
-private final class MadeProbe: Sendable {
-    let log: Guarded<[Bool]>
-    init(_ log: Guarded<[Bool]>) { self.log = log }
-    deinit {
-        let probe = DIContainer()
-        probe.register { Shared(Engine()) }
-        let free = anotherThreadCanResolve(from: probe)
-        log.withLock { $0.append(free) }
-    }
-}
+private typealias MadeProbe = DeinitLockProbe
 
 private protocol MadeProbeService: AnyObject {}
 extension MadeProbe: MadeProbeService {}

@@ -62,6 +62,18 @@ func resolutionError(_ body: () throws -> Void) -> ResolutionError? {
 /// deep overflow before the 1,000-step limit. Those tests run in every other build.
 let runsUnderAddressSanitizer = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
 
+/// Records, in each `deinit`, whether another thread could resolve then (not while the lock is held).
+final class DeinitLockProbe: Sendable {
+    let log: Guarded<[Bool]>
+    init(_ log: Guarded<[Bool]>) { self.log = log }
+    deinit {
+        let probe = DIContainer()
+        probe.register { Shared(Engine()) }
+        let free = anotherThreadCanResolve(from: probe)
+        log.withLock { $0.append(free) }
+    }
+}
+
 /// Whether another thread could resolve from `box` while this code runs (it cannot while this
 /// thread holds the library's lock): waits at most two seconds.
 func anotherThreadCanResolve(from box: DIContainer) -> Bool {

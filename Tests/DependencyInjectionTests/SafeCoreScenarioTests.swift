@@ -283,17 +283,7 @@ extension SafeCoreReleaseTests {
     }
 }
 
-/// Records, in its `deinit`, whether another thread could resolve then (not while the lock is held).
-private final class LockProbe: Sendable {
-    let log: Guarded<[Bool]>
-    init(_ log: Guarded<[Bool]>) { self.log = log }
-    deinit {
-        let probe = DIContainer()
-        probe.register { Shared(Engine()) }
-        let free = anotherThreadCanResolve(from: probe)
-        log.withLock { $0.append(free) }
-    }
-}
+private typealias LockProbe = DeinitLockProbe
 
 /// Registers a `Shared` `DeinitResolver` and what its `deinit` resolves.
 private func registerSharedDeinitResolver(

@@ -20,17 +20,7 @@ private enum Mode: Equatable {
 }
 private struct Callback { let run: (Int) -> Int }
 
-/// Records, in each `deinit`, whether another thread could resolve then (not while the lock is held).
-private final class Token: Sendable {
-    let log: Guarded<[Bool]>
-    init(_ log: Guarded<[Bool]>) { self.log = log }
-    deinit {
-        let probe = DIContainer()
-        probe.register { Shared(Engine()) }
-        let free = anotherThreadCanResolve(from: probe)
-        log.withLock { $0.append(free) }
-    }
-}
+private typealias Token = DeinitLockProbe
 
 /// A large value type (more than 500 bytes) holding a class instance.
 private struct Large {
