@@ -23,7 +23,7 @@ public struct Module: @unchecked Sendable {
     /// Its ``Decorate`` elements, in order (never duplicates of each other: each one applies).
     var decorators: [Decorator] = []
     /// The lines of a block. A block keeps its lines as they are, so that joining blocks copies
-    /// nothing (see ``takeEntries(numberedFrom:)``).
+    /// nothing (see ``takeEntries(into:numberedFrom:)``).
     var lines: [Module] = []
 
     /// Not generic, so that the inlinable initializers below run no generic code here.
@@ -54,26 +54,23 @@ public struct Module: @unchecked Sendable {
     /// nothing more here; one a stored registration or module still holds, or that a container
     /// installed already, is copied.
     mutating func takeEntries(into entries: inout [Entry], numberedFrom sequence: Int) -> [Decorator] {
-        var taken = (entries: entries, decorators: [Decorator]())
-        entries = []
-        move(into: &taken, numberedFrom: sequence)
-        entries = taken.entries
-        return taken.decorators
+        var decorators: [Decorator] = []
+        move(into: &entries, &decorators, numberedFrom: sequence)
+        return decorators
     }
 
     private mutating func move(
-        into taken: inout (entries: [Entry], decorators: [Decorator]), numberedFrom sequence: Int
+        into entries: inout [Entry], _ decorators: inout [Decorator], numberedFrom sequence: Int
     ) {
-        if entry != nil {
-            let isUnique = isKnownUniquelyReferenced(&entry)
-            guard let made = entry.take() else { return }
+        let isUnique = isKnownUniquelyReferenced(&entry)
+        if let made = entry.take() {
             let installed = isUnique && made.value.sequence == 0 ? made : made.freshCopy()
-            installed.value.sequence = sequence + taken.entries.count
+            installed.value.sequence = sequence + entries.count
             installed.value.isSendable = installed.value.isSendable || isSendable
-            taken.entries.append(installed)
+            entries.append(installed)
         }
-        if !decorators.isEmpty { taken.decorators += decorators }
-        for index in lines.indices { lines[index].move(into: &taken, numberedFrom: sequence) }
+        if !self.decorators.isEmpty { decorators += self.decorators }
+        for index in lines.indices { lines[index].move(into: &entries, &decorators, numberedFrom: sequence) }
     }
 
     /// The module with its non-`Sendable` nonisolated synchronous registrations bound to `actor`, an

@@ -85,7 +85,7 @@ final class Entry: LockedInstances, @unchecked Sendable {
     let spec: RegistrationSpec
 
     /// A registration's entry, made where the registration is written; the first container that
-    /// installs it takes it as it is (see ``Module/takeEntries(numberedFrom:)``).
+    /// installs it takes it as it is (see ``Module/takeEntries(into:numberedFrom:)``).
     init(_ spec: consuming RegistrationSpec) {
         self.spec = spec
         super.init(Instances(isSendable: spec.isSendable))
