@@ -2,12 +2,13 @@
 ///
 /// Not a `Dictionary<Key, Slot>`: the first dictionary with `Key` keys a process makes has Swift
 /// search every protocol conformance record of the process for `Key: Hashable` (40 µs of a
-/// 500-service app launch, measured). Here keys and slots sit in two dense arrays, and a hash index
-/// of plain integers (open addressing, linear probing) finds their position: a lookup reads
-/// integers until it finds the key, and growing rebuilds only the index.
+/// 500-service app launch, measured). Here the slots sit in a dense array, and a hash index of
+/// plain integers (open addressing, linear probing) finds their position: a lookup reads integers
+/// until it finds the key, and growing rebuilds only the index. A slot's key is not stored: it is
+/// its alias's type or its entry's, with its entry's name (see ``Slot/key``).
 struct SlotTable: Sequence {
     /// One bucket of the index: a key's type (its `ObjectIdentifier`'s bits; 0 for an empty
-    /// bucket), its name's hash (see `nameHash(of:)`) and its position in `keys` and `slots`.
+    /// bucket), its name's hash (see `nameHash(of:)`) and its position in `slots`.
     private struct Probe {
         var typeID: UInt = 0
         var nameHash = 0
@@ -15,16 +16,15 @@ struct SlotTable: Sequence {
     }
 
     private var index: [Probe] = []
-    private var keys: [Key] = []
     private var slots: [Slot] = []
 
-    var count: Int { keys.count }
+    var count: Int { slots.count }
     var values: [Slot] { slots }
 
     /// The slot of `key`; setting `nil` removes it.
     subscript(key: Key) -> Slot? {
         get {
-            guard !keys.isEmpty, case (let bucket, true) = find(key) else { return nil }
+            guard !slots.isEmpty, case (let bucket, true) = find(key) else { return nil }
             return slots[index[bucket].position]
         }
         set {
@@ -35,15 +35,15 @@ struct SlotTable: Sequence {
     /// Puts `slot` at `key`; returns the slot it replaced, if any.
     @discardableResult
     mutating func updateValue(_ slot: Slot, forKey key: Key) -> Slot? {
-        reserveCapacity(keys.count + 1)
+        assert(slot.key == key, "a slot is put at its own key: the table reads it back from the slot")
+        reserveCapacity(slots.count + 1)
         let (bucket, found) = find(key)
         if found {
             defer { slots[index[bucket].position] = slot }
             return slots[index[bucket].position]
         }
         index[bucket] = Probe(
-            typeID: UInt(bitPattern: key.typeID), nameHash: Self.nameHash(of: key), position: keys.count)
-        keys.append(key)
+            typeID: UInt(bitPattern: key.typeID), nameHash: Self.nameHash(of: key), position: slots.count)
         slots.append(slot)
         return nil
     }
@@ -51,15 +51,13 @@ struct SlotTable: Sequence {
     /// Removes the slot of `key`; returns it, if there was one.
     @discardableResult
     mutating func removeValue(forKey key: Key) -> Slot? {
-        guard !keys.isEmpty, case (var hole, true) = find(key) else { return nil }
-        // The last key and slot move into the removed ones' position.
+        guard !slots.isEmpty, case (var hole, true) = find(key) else { return nil }
+        // The last slot moves into the removed one's position.
         let position = index[hole].position
-        if position != keys.count - 1, case (let moved, true) = find(keys[keys.count - 1]) {
+        if position != slots.count - 1, case (let moved, true) = find(slots[slots.count - 1].key) {
             index[moved].position = position
-            keys.swapAt(position, keys.count - 1)
             slots.swapAt(position, slots.count - 1)
         }
-        keys.removeLast()
         let removed = slots.removeLast()
         // Backward-shift deletion: a later bucket of the same run moves into the hole unless its
         // home lies cyclically after the hole (a lookup starting there would not reach it).
@@ -88,12 +86,9 @@ struct SlotTable: Sequence {
             while index[bucket].typeID != 0 { bucket = (bucket + 1) & (capacity - 1) }
             index[bucket] = probe
         }
-        // The dense arrays grow as they are appended to (doubling, moving their elements) unless
-        // a batch asks for more room up front.
-        if minimum > keys.capacity + 1 {
-            keys.reserveCapacity(minimum)
-            slots.reserveCapacity(minimum)
-        }
+        // The dense array grows as it is appended to (doubling, moving its elements) unless a
+        // batch asks for more room up front.
+        if minimum > slots.capacity + 1 { slots.reserveCapacity(minimum) }
     }
 
     /// The bucket of `key`, or the empty one where it would go (the index always has one).
@@ -103,7 +98,7 @@ struct SlotTable: Sequence {
         var bucket = Self.home(of: Probe(typeID: typeID, nameHash: nameHash), mask: mask)
         while index[bucket].typeID != 0 {
             if index[bucket].typeID == typeID, index[bucket].nameHash == nameHash,
-                nameHash == 0 || keys[index[bucket].position].name == key.name
+                nameHash == 0 || slots[index[bucket].position].entry.spec.name == key.name
             {
                 return (bucket, true)
             }
@@ -126,6 +121,6 @@ struct SlotTable: Sequence {
 
     /// Each key with its slot, in the order they were put (a removal moves the last one).
     func makeIterator() -> IndexingIterator<[(key: Key, value: Slot)]> {
-        zip(keys, slots).map { (key: $0, value: $1) }.makeIterator()
+        slots.map { (key: $0.key, value: $0) }.makeIterator()
     }
 }

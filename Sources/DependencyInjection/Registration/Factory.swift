@@ -14,13 +14,13 @@ struct Factory: @unchecked Sendable {
     enum Isolation: Sendable {
         case none
         case mainActor
-        /// Another global actor (`{ @DatabaseActor in … }`), named for messages.
-        case globalActor(any Actor, name: String)
+        /// Another global actor (`{ @DatabaseActor in … }`).
+        case globalActor(any Actor)
 
         @usableFromInline
         init(_ actor: (any Actor)?) {
             if let actor {
-                self = actor === MainActor.shared ? .mainActor : .globalActor(actor, name: TypeName.of(type(of: actor)))
+                self = actor === MainActor.shared ? .mainActor : .globalActor(actor)
             } else {
                 self = .none
             }
@@ -31,7 +31,7 @@ struct Factory: @unchecked Sendable {
             switch self {
             case .none: nil
             case .mainActor: MainActor.shared
-            case .globalActor(let actor, _): actor
+            case .globalActor(let actor): actor
             }
         }
 
@@ -42,7 +42,7 @@ struct Factory: @unchecked Sendable {
             switch self {
             case .none: nil
             case .mainActor: "MainActor"
-            case .globalActor(_, let name): name
+            case .globalActor(let actor): TypeName.of(type(of: actor))
             }
         }
     }
@@ -65,10 +65,10 @@ struct Factory: @unchecked Sendable {
     /// from one argument of a function type).
     let parameterTypes: [any Any.Type]
     var isolation: Isolation
+    let make: Make
     /// `false` for a closure that takes a resolver and does not throw: a failing `resolve()` in it
     /// can only trap, so `validate()` runs it only where it can park the thread.
     let canUnwind: Bool
-    let make: Make
 
     @usableFromInline
     init(

@@ -63,11 +63,11 @@ public struct Module: @unchecked Sendable {
         into entries: inout [Entry], _ decorators: inout [Decorator], numberedFrom sequence: Int
     ) {
         let isUnique = isKnownUniquelyReferenced(&entry)
-        if let made = entry.take() {
-            let installed = isUnique && made.value.sequence == 0 ? made : made.freshCopy()
-            installed.value.sequence = sequence + entries.count
-            installed.value.isSendable = installed.value.isSendable || isSendable
-            entries.append(installed)
+        if var made = entry.take() {
+            if !isUnique || made.value.sequence != 0 { made = made.freshCopy() }
+            made.value.sequence = sequence + entries.count
+            made.value.isSendable = made.value.isSendable || isSendable
+            entries.append(made)
         }
         if !self.decorators.isEmpty { decorators += self.decorators }
         for index in lines.indices { lines[index].move(into: &entries, &decorators, numberedFrom: sequence) }

@@ -34,9 +34,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     init(_ factory: Factory, aliasList: [AliasSpec], fileID: String, line: Int, isSendable: Bool = false) {
         entry = Entry(
             RegistrationSpec(
-                type: Value.self, lifetime: Scope.lifetime, factory: factory, aliases: aliasList,
-                weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, isSendable: isSendable, fileID: fileID,
-                line: line))
+                type: Value.self, factory: factory, lifetime: Scope.lifetime, isSendable: isSendable,
+                aliases: aliasList,
+                weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line))
     }
 
     /// The `as:` types, made where they are written (a generic caller passing the pack on would have
@@ -355,18 +355,20 @@ private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input
 /// A registration with its types erased: what a container installs.
 @usableFromInline
 struct RegistrationSpec {
+    // In this order, the one-byte fields fill the factory's last word: an entry is smaller by a
+    // word (each entry's size counts at launch: its memory is touched for the first time then).
     let type: any Any.Type
     var name: String?
-    var lifetime: Lifetime
     var factory: Factory
-    let aliases: [AliasSpec]
-    /// For `Weak` registrations: how to keep a value by a weak reference.
-    let weak: WeakHandling?
-    var onResolve: [(AnyBox, Resolver) throws -> Void] = []
+    var lifetime: Lifetime
     var isEager = false
     /// Whether its values are `Sendable`, where the registration's own initializer could tell (an
     /// async or `@MainActor` one); a module marks the rest at install (`Entry.Instances.isSendable`).
     var isSendable = false
+    let aliases: [AliasSpec]
+    /// For `Weak` registrations: how to keep a value by a weak reference.
+    let weak: WeakHandling?
+    var onResolve: [(AnyBox, Resolver) throws -> Void] = []
     /// For `Scoped` registrations: the scope its instances belong to.
     var scope: DIScope?
     /// Where the registration was written, for listings and reports.

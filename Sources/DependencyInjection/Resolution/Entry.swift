@@ -8,14 +8,11 @@ final class Entry: LockedInstances, @unchecked Sendable {
     /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
     @usableFromInline
     struct Instances {
+        // The one-byte fields last, where they fill the dependencies' last word.
         /// The `Shared` instance, once made.
         var shared: AnyBox?
         /// The `Weak` instance, while anything holds it.
         weak var weakObject: AnyObject?
-        /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
-        var isMaking = false
-        /// Debug builds: its factory was reported as slow already (see `SlowFactory`).
-        var reportedSlow = false
         /// An async factory of this entry running now: later async resolves await it.
         var making: AsyncMaking?
         /// Why `prepare()` last failed to make it, for the message of a resolve that finds it not made.
@@ -23,10 +20,14 @@ final class Entry: LockedInstances, @unchecked Sendable {
         /// In a `validate()` copy: how it failed, so what needs it later fails at once (where a trap
         /// could not be parked).
         var validationFailure: ResolutionError?
-        /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
-        var dependencies = Dependencies()
         /// Its place in registration order within its container, for listings; 0 until installed.
         var sequence = 0
+        /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
+        var dependencies = Dependencies()
+        /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
+        var isMaking = false
+        /// Debug builds: its factory was reported as slow already (see `SlowFactory`).
+        var reportedSlow = false
         /// Whether its values are `Sendable`, as the types at the registration's call site said (see
         /// ``RegistrationBuilder``): a value made on an actor leaves that actor only if it is.
         var isSendable = false
@@ -40,9 +41,9 @@ final class Entry: LockedInstances, @unchecked Sendable {
         private var first: (any Any.Type, any Any.Type, any Any.Type, any Any.Type) = (
             Never.self, Never.self, Never.self, Never.self
         )
-        private var inPlace: UInt8 = 0
         private var more: [Key] = []
         private var all: Set<Key> = []
+        private var inPlace: UInt8 = 0
 
         mutating func insert(_ key: Key) {
             let count = Int(inPlace) + more.count
@@ -193,4 +194,7 @@ struct Slot {
     let alias: AliasSpec?
 
     var isAlias: Bool { alias != nil }
+
+    /// The key it is found by: its alias's type, or its entry's, with its entry's name.
+    var key: Key { Key(alias?.type ?? entry.spec.type, name: entry.spec.name) }
 }

@@ -337,8 +337,9 @@ extension DIContainer {
             if !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) {
                 throw mainActorRequired(entry, requested: requested, canHop: kept == nil)
             }
-        case .globalActor(let actor, let name):
+        case .globalActor(let actor):
             if Resolution.state.runningActor !== actor, kept == nil || !entry.isSendable(as: requested) {
+                let name = TypeName.of(type(of: actor))
                 let reason: ResolutionError.Reason = kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
                 throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
             }
@@ -397,8 +398,8 @@ extension DIContainer {
                 switch decorator.isolation {
                 case .mainActor where !MainActorCheck.isOnMainActor:
                     throw mainActorRequired(entry, requested: requested, canHop: false)
-                case .globalActor(let actor, let name) where Resolution.state.runningActor !== actor:
-                    throw error(.notYetMade(actor: name), for: requested)
+                case .globalActor(let actor) where Resolution.state.runningActor !== actor:
+                    throw error(.notYetMade(actor: TypeName.of(type(of: actor))), for: requested)
                 default: break
                 }
                 decorated = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
