@@ -36,7 +36,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
             RegistrationSpec(
                 type: Value.self, factory: factory, lifetime: Scope.lifetime, isSendable: isSendable,
                 aliases: aliasList,
-                weak: Scope.lifetime == .weak ? WeakHandling(Value.self) : nil, fileID: fileID, line: line))
+                extras: Scope.lifetime == .weak ? RegistrationExtras(weak: WeakHandling(Value.self)) : nil,
+                fileID: fileID, line: line))
     }
 
     /// The `as:` types, made where they are written (a generic caller passing the pack on would have
@@ -366,14 +367,23 @@ struct RegistrationSpec {
     /// async or `@MainActor` one); a module marks the rest at install (`Entry.Instances.isSendable`).
     var isSendable = false
     let aliases: [AliasSpec]
-    /// For `Weak` registrations: how to keep a value by a weak reference.
-    let weak: WeakHandling?
-    var onResolve: [(AnyBox, Resolver) throws -> Void] = []
-    /// For `Scoped` registrations: the scope its instances belong to.
-    var scope: DIScope?
+    /// What few registrations have, out of line (see ``RegistrationExtras``).
+    fileprivate var extras: RegistrationExtras?
     /// Where the registration was written, for listings and reports.
     let fileID: String
     let line: Int
+
+    /// For `Weak` registrations: how to keep a value by a weak reference.
+    var weak: WeakHandling? { extras?.weak }
+    /// For `Scoped` registrations: the scope its instances belong to.
+    var scope: DIScope? {
+        get { extras?.scope }
+        set { extras = RegistrationExtras(weak: weak, scope: newValue, onResolve: onResolve) }
+    }
+    var onResolve: [(AnyBox, Resolver) throws -> Void] {
+        get { extras?.onResolve ?? [] }
+        set { extras = RegistrationExtras(weak: weak, scope: scope, onResolve: newValue) }
+    }
 
     var key: Key { Key(type, name: name) }
 
@@ -416,6 +426,19 @@ struct RegistrationSpec {
 private func isOptional(_ type: any Any.Type) -> Bool {
     func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }
     return _openExistential(type, do: check)
+}
+
+/// What few registrations have (a `Weak` lifetime, a scope, `onResolve` actions), out of line: one
+/// word in every entry instead of four. Immutable: specs copied from one another share it, and
+/// changing one makes a new one.
+final class RegistrationExtras {
+    let weak: WeakHandling?
+    let scope: DIScope?
+    let onResolve: [(AnyBox, Resolver) throws -> Void]
+
+    init(weak: WeakHandling?, scope: DIScope? = nil, onResolve: [(AnyBox, Resolver) throws -> Void] = []) {
+        (self.weak, self.scope, self.onResolve) = (weak, scope, onResolve)
+    }
 }
 
 /// How a `Weak` registration keeps its `Value`s by a weak reference to the object (a class, so

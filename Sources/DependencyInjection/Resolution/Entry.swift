@@ -8,9 +8,56 @@ final class Entry: LockedInstances, @unchecked Sendable {
     /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
     @usableFromInline
     struct Instances {
-        // The one-byte fields last, where they fill the dependencies' last word.
+        // The one-byte fields last, where they fill the dependencies' last word. Each entry's
+        // bytes count at launch: its memory is touched there for the first time.
         /// The `Shared` instance, once made.
         var shared: AnyBox?
+        /// What few entries need, made by the first write that sets something (see ``Rare``).
+        private var rare: Rare?
+        /// Its place in registration order within its container, for listings; 0 until installed.
+        var sequence = 0
+        /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
+        var dependencies = Dependencies()
+        /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
+        var isMaking = false
+        /// Whether its values are `Sendable`, as the types at the registration's call site said (see
+        /// ``RegistrationBuilder``): a value made on an actor leaves that actor only if it is.
+        var isSendable = false
+
+        init(isSendable: Bool) { self.isSendable = isSendable }
+
+        var weakObject: AnyObject? {
+            get { rare?.weakObject }
+            set { rare(toSet: newValue != nil)?.weakObject = newValue }
+        }
+        var making: AsyncMaking? {
+            get { rare?.making }
+            set { rare(toSet: newValue != nil)?.making = newValue }
+        }
+        var preparationError: ResolutionError? {
+            get { rare?.preparationError }
+            set { rare(toSet: newValue != nil)?.preparationError = newValue }
+        }
+        var validationFailure: ResolutionError? {
+            get { rare?.validationFailure }
+            set { rare(toSet: newValue != nil)?.validationFailure = newValue }
+        }
+        var reportedSlow: Bool {
+            get { rare?.reportedSlow ?? false }
+            set { rare(toSet: newValue)?.reportedSlow = newValue }
+        }
+
+        /// `rare`, made first if the write sets something (clearing what was never set makes nothing).
+        private mutating func rare(toSet isSomething: Bool) -> Rare? {
+            if rare == nil, isSomething { rare = Rare() }
+            return rare
+        }
+    }
+
+    /// What an entry keeps only for some lifetimes, factories or failures, out of line: one word in
+    /// every entry instead of five, and no weak reference to set up and tear down in each. Guarded
+    /// like the ``Instances`` that hold it (one entry's only: never copied to another).
+    final class Rare {
         /// The `Weak` instance, while anything holds it.
         weak var weakObject: AnyObject?
         /// An async factory of this entry running now: later async resolves await it.
@@ -20,17 +67,8 @@ final class Entry: LockedInstances, @unchecked Sendable {
         /// In a `validate()` copy: how it failed, so what needs it later fails at once (where a trap
         /// could not be parked).
         var validationFailure: ResolutionError?
-        /// Its place in registration order within its container, for listings; 0 until installed.
-        var sequence = 0
-        /// Keys its factory resolved, in the order first seen (the dependency graph's edges).
-        var dependencies = Dependencies()
-        /// True while its factory (or an `onResolve` action) runs: meeting it again is a cycle.
-        var isMaking = false
         /// Debug builds: its factory was reported as slow already (see `SlowFactory`).
         var reportedSlow = false
-        /// Whether its values are `Sendable`, as the types at the registration's call site said (see
-        /// ``RegistrationBuilder``): a value made on an actor leaves that actor only if it is.
-        var isSendable = false
     }
 
     /// Keys a factory resolved, in the order first seen: the first four without a name in place, as
@@ -88,8 +126,9 @@ final class Entry: LockedInstances, @unchecked Sendable {
     /// A registration's entry, made where the registration is written; the first container that
     /// installs it takes it as it is (see ``Module/takeEntries(into:numberedFrom:)``).
     init(_ spec: consuming RegistrationSpec) {
+        let isSendable = spec.isSendable
         self.spec = spec
-        super.init(Instances(isSendable: spec.isSendable))
+        super.init(Instances(isSendable: isSendable))
     }
 
     /// Its place in registration order within its container. Lock held.
