@@ -6,6 +6,7 @@ import Testing
 // each `register` call) keeps instances of its own.
 
 private final class Service {}
+private final class SessionState {}
 
 @Suite(.timeLimit(.minutes(1))) struct RegistrationReuseTests {
     @Test func aStoredRegistrationGivesEachContainerItsOwnInstance() {
@@ -52,5 +53,36 @@ private final class Service {}
         }
         #expect(box.registrations.map(\.name) == [nil, "other"])
         #expect(box.resolve(Service.self) !== box.resolve(Service.self, name: "other"))
+    }
+
+    // `onResolve` actions and scopes are kept out of line, shared by copied registrations until one
+    // of them changes: a change makes its own.
+    @Test func actionsAddedToACopyLeaveTheOriginalAsItWas() {
+        let ran = Tally()
+        let plain = Shared(Service()).onResolve { _, _ in ran.increment() }
+        let more = plain.onResolve { _, _ in ran.increment() }.named("more")
+        let scoped = Scoped(DIScope("session")) { SessionState() }.onResolve { _, _ in ran.increment() }
+        let scopedMore = scoped.named("more").onResolve { _, _ in ran.increment() }
+        let box = DIContainer()
+        box.register {
+            plain
+            more
+            scoped
+            scopedMore
+        }
+        let kept = box.resolve(Service.self)
+        #expect(ran.value == 1)
+        _ = box.resolve(Service.self, name: "more")
+        #expect(ran.value == 3)
+        let session = box.resolve(SessionState.self)
+        #expect(ran.value == 4)
+        let sessionMore = box.resolve(SessionState.self, name: "more")
+        #expect(ran.value == 6)
+        // Both scoped copies kept their scope; the unscoped ones have none.
+        box.releaseInstances(in: DIScope("session"))
+        #expect(box.resolve(SessionState.self) !== session)
+        #expect(box.resolve(SessionState.self, name: "more") !== sessionMore)
+        #expect(box.resolve(Service.self) === kept)
+        #expect(ran.value == 9)
     }
 }
