@@ -67,7 +67,7 @@ public struct Module: @unchecked Sendable {
             if !isUnique || made.value.sequence != 0 { made = made.freshCopy() }
             made.value.sequence = sequence + entries.count
             made.value.isSendable = made.value.isSendable || isSendable
-            entries.append(made)
+            entries.append(consume made)
         }
         if !self.decorators.isEmpty { decorators += self.decorators }
         for index in lines.indices { lines[index].move(into: &entries, &decorators, numberedFrom: sequence) }

@@ -50,10 +50,13 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     }
 
     /// A synchronous factory without arguments. Not inlined: what a registration's line compiles to
-    /// at its call site is this call, and an app's launch reads every line's code once.
+    /// at its call site is this call, and an app's launch reads every line's code once. `consuming`:
+    /// the closure and actor are stored as they come (the optimizer would otherwise borrow them in
+    /// a copy of this initializer, and each registration would retain and release both).
     @usableFromInline @inline(never)
     init(
-        sync make: @escaping (Resolver, Any) throws -> AnyBox, canUnwind: Bool, isolation: (any Actor)?,
+        sync make: consuming @escaping (Resolver, Any) throws -> AnyBox, canUnwind: Bool,
+        isolation: consuming (any Actor)?,
         aliasList: [AliasSpec], fileID: String, line: Int
     ) {
         self.init(
