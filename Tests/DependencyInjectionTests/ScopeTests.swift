@@ -221,10 +221,10 @@ private final class RequestHandler {
         let resolvedInDeinit = Tally()
         box.register {
             Shared(Engine.init)
-            Scoped(.request) { resolve in
+            // Weak: the container keeps this closure, which would otherwise keep the container.
+            Scoped(.request) { [weak box] _ in
                 ResolvesInDeinit {
-                    _ = box.resolve(Engine.self)
-                    resolvedInDeinit.increment()
+                    if box?.resolve(Engine.self) != nil { resolvedInDeinit.increment() }
                 }
             }
         }
