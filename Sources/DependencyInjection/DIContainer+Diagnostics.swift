@@ -68,11 +68,12 @@ extension DIContainer {
         entry.value.dependencies.compactMap { key in
             guard let their = lookup(key)?.1.entry else { return nil }
             let (mine, theirs) = (entry.spec, their.spec)
-            let runsAnywhere = mine.factory.isolation.actorName == nil && !mine.factory.isAsync
+            let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
             // Off its actor, an actor's service is only ever a Shared one prepare() made (and Sendable, for the main actor).
-            let actor = theirs.factory.isolation.actorName
+            let isolation = theirs.factory.isolation
             let unreachable =
-                actor != nil && (theirs.lifetime != .shared || (actor == "MainActor" && !their.value.isSendable))
+                isolation.actor != nil
+                && (theirs.lifetime != .shared || (isolation.isMainActor && !their.value.isSendable))
             let reason: ResolutionError.Reason
             if mine.lifetime.outlives(theirs.lifetime) {
                 reason = .lifetimeMismatch(registration: mine.summary, dependency: theirs.summary)

@@ -49,8 +49,8 @@ final class ValidationProbe: @unchecked Sendable {
         var (threads, task, inline): ([Int], [Int], [Int]) = ([], [], [])
         for (index, spec) in specs.enumerated() {
             let factory = spec.factory
-            let elsewhere = factory.isAsync || factory.isolation.actorName != nil
-            let onMainOrAnywhere = factory.isolation.actorName.map { $0 == "MainActor" } ?? true
+            let elsewhere = factory.isAsync || factory.isolation.actor != nil
+            let onMainOrAnywhere = factory.isolation.actor == nil || factory.isolation.isMainActor
             if let problem = spec.validationProblem {
                 outcomes[index] = .failed(problem)
             } else if factory.takesArguments {

@@ -37,7 +37,7 @@ struct Factory: @unchecked Sendable {
 
         var isMainActor: Bool { if case .mainActor = self { true } else { false } }
 
-        /// The global actor's name, for messages; `nil` for none.
+        /// The actor's name, for messages (made from its type each time); `nil` for none.
         var actorName: String? {
             switch self {
             case .none: nil

@@ -218,7 +218,7 @@ final class Entry: LockedInstances, @unchecked Sendable {
         if forValidation, lifetime != .weak { spec.lifetime = .shared }
         let copy = Entry(spec)
         (copy.value.sequence, copy.value.isSendable) = (value.sequence, value.isSendable)
-        if forValidation, spec.factory.isAsync || spec.factory.isolation.actorName != nil {
+        if forValidation, spec.factory.isAsync || spec.factory.isolation.actor != nil {
             copy.value.shared = value.shared
         }
         copy.value.dependencies = value.dependencies
