@@ -1,3 +1,5 @@
+import Foundation
+
 extension DIContainer {
     /// Resolves every registration of ``current`` in a throwaway copy and reports what failed.
     ///
@@ -5,6 +7,27 @@ extension DIContainer {
     ///     print(report)          // readable in a terminal
     ///     assert(report.isValid)
     public static func validate() -> ValidationReport { current.validate() }
+
+    /// Resolves every registration of ``current`` in a throwaway copy, awaiting what needs an
+    /// actor, and reports what failed: the form to use in tests and async code.
+    ///
+    ///     @Test func wiring() async {
+    ///         let report = await DIContainer.validate()
+    ///         #expect(report.isValid, "\(report)")
+    ///     }
+    public static func validate() async -> ValidationReport { await current.validate() }
+
+    /// Resolves every registration in a throwaway copy and reports what failed, without blocking
+    /// the caller's actor: main-actor factories run on the main actor, global-actor ones on their
+    /// actor, async ones are awaited, the others run on threads of the library's own.
+    ///
+    /// It checks what ``validate()-swift.method`` checks; on the main actor it also checks what
+    /// needs the main actor, which the synchronous form (blocking it) lists as not checked.
+    public func validate() async -> ValidationReport {
+        await withCheckedContinuation { finished in
+            Thread { finished.resume(returning: self.validate(mainActorBlocked: false)) }.start()
+        }
+    }
 
     /// Resolves every registration in a throwaway copy and reports what failed.
     ///
@@ -28,7 +51,9 @@ extension DIContainer {
     /// process, then such factories are listed as unchecked. Actors and async factories that do not
     /// finish within 10 seconds are listed as unchecked too. Run it in a test or at startup of a
     /// debug build, not on a hot path.
-    public func validate() -> ValidationReport {
+    public func validate() -> ValidationReport { validate(mainActorBlocked: MainActorCheck.isOnMainActor) }
+
+    private func validate(mainActorBlocked: Bool) -> ValidationReport {
         Self.settingAsideResolution {
             var copies: [ObjectIdentifier: Entry] = [:]
             let copy = isolatedCopy(copies: &copies, forValidation: true)
@@ -40,7 +65,7 @@ extension DIContainer {
                 )
             }
             let probe = ValidationProbe(copy: copy, items: items)
-            let outcomes = probe.run(entries.map(\.spec), onMainActor: MainActorCheck.isOnMainActor)
+            let outcomes = probe.run(entries.map(\.spec), mainActorBlocked: mainActorBlocked)
             recordEdges(from: copies, of: entries)
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []

@@ -44,6 +44,8 @@ public final class DIContainer: @unchecked Sendable {
         var strict: (baseline: Int, report: @Sendable (_ registration: String, _ path: [String]) -> Void)?
         /// The same type and name registered twice in one `register` call or `Module`, for `validate()`.
         var duplicates: [ResolutionError] = []
+        /// A throwaway copy that `validate()` resolves in.
+        var isValidationCopy = false
     }
 
     var slots: SlotTable {
@@ -97,12 +99,56 @@ public final class DIContainer: @unchecked Sendable {
         do { try withResolutionScope { registering.registerDependencies() } } catch { Self.fail(error) }
     }
 
-    /// Traps with the error's message; on a `validate()` probe thread, reports it and parks the
-    /// thread instead (a non-throwing factory cannot be unwound). `file` and `line` are the caller's.
+    /// Traps with the error's message; on a `validate()` probe's thread (or task), reports it and
+    /// parks the thread instead (a non-throwing factory cannot be unwound). `file` and `line` are the caller's.
     @usableFromInline
     static func fail(_ error: ResolutionError, file: StaticString = #fileID, line: UInt = #line) -> Never {
         if let probe = Resolution.lock.withLock({ Resolution.state.probe }) { probe.parkAfterFailure(error) }
+        ValidationProbe.parkInTask(error)
         fatalError(error.description, file: file, line: line)
+    }
+
+    /// A property wrapper's value of `T`; a failure traps naming its declaration (`file`, `line`).
+    /// While `validate()` makes the wrapper's owner, the failure is recorded instead (see
+    /// ``deferToValidation(_:file:line:)``) and the wrapper is left empty.
+    @inlinable
+    static func injected<T>(_ type: T.Type, name: String?, file: StaticString, line: UInt) -> T? {
+        do { return try resolved(type, name: name, .none) } catch {
+            deferToValidation(error, file: file, line: line)
+            return nil
+        }
+    }
+
+    /// In a factory of a `validate()` copy, records a property wrapper's failure: the factory fails
+    /// with it once it returns (see `call` and `runAsyncFactory`), so its owner is dropped and the
+    /// report names the declaration. Anywhere else, traps with the error's message.
+    @usableFromInline
+    static func deferToValidation(_ error: ResolutionError, file: StaticString, line: UInt) {
+        let failure = error.declared(at: "\(file):\(line)")
+        let deferred = Resolution.lock.withLock { () -> Bool in
+            if let top = Resolution.state.frames.last, top.step != nil {
+                guard top.container.with({ $0.registry.value.isValidationCopy }) else { return false }
+                if Resolution.state.failedInjection == nil { Resolution.state.failedInjection = failure }
+                return true
+            }
+            // In an async factory (a global actor's closure is one), outside the lock.
+            guard let making = AsyncMaking.running, making.isValidating else { return false }
+            if making.failedInjection == nil { making.failedInjection = failure }
+            return true
+        }
+        if !deferred { fail(error, file: file, line: line) }
+    }
+
+    /// A property wrapper left empty by ``deferToValidation(_:file:line:)``, read before its owner
+    /// was dropped (in the owner's `init`): nothing can be returned, so this traps (or parks a
+    /// `validate()` probe thread) with the wrapper's failure.
+    @usableFromInline
+    static func failedInjection<T>() -> T {
+        let failure = Resolution.lock.withLock { Resolution.state.failedInjection }
+        guard let failure else {
+            fatalError("DependencyInjection: a property wrapper of an object that validate() dropped was read.")
+        }
+        fail(failure, file: #fileID, line: #line)
     }
 }
 
@@ -504,6 +550,7 @@ extension DIContainer {
             copy.registry.value.decorators = registry.value.decorators
             // A `validate()` copy's probes are not the test's resolves: strict mode does not see them.
             copy.registry.value.strict = forValidation ? nil : registry.value.strict
+            copy.registry.value.isValidationCopy = forValidation
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy(forValidation: forValidation)

@@ -132,7 +132,7 @@ private final class ContainerHolder: @unchecked Sendable {
         }
         let sendables = boxes.map { ObjectIdentifier($0.resolve(SendableService.self)) }
         #expect(Set(sendables).count == boxes.count)
-        #expect(boxes[1].validate().problems.isEmpty)
+        #expect(await boxes[1].validate().problems.isEmpty)
     }
 
     @Test func aFactoryThatLetsGoOfItsOwnContainerFinishesItsResolution() {

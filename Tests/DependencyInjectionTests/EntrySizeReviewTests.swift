@@ -516,7 +516,7 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
     @Test func aDuplicateRegistrationsSummaryNamesTheGlobalActor() async {
         let box = DIContainer()
         await registerTwiceOnTheReviewActor(in: box)
-        let report = box.validate()
+        let report = await box.validate()
         let duplicate = report.problems.first {
             if case .duplicateRegistration = $0.error.reason { true } else { false }
         }

@@ -89,7 +89,7 @@ private final class UIThing: Sendable {
             Shared { @StorageActor in Storage() }
             Shared { resolve in try Dashboard(feed: resolve.tryResolve(), storage: resolve.tryResolve()) }
         }
-        let report = box.validate()
+        let report = await box.validate()
         #expect(report.isValid, "\(report)")
         #expect(report.validCount == 3)
         #expect(report.unchecked.isEmpty)
@@ -101,7 +101,7 @@ private final class UIThing: Sendable {
     @Test func aFailingAsyncFactoryIsAProblem() async {
         let box = DIContainer()
         box.register { Shared { resolve async throws in RemoteFeed(missing: try resolve.tryResolve(Missing.self)) } }
-        let report = box.validate()
+        let report = await box.validate()
         #expect(report.problems.first?.error.path == ["RemoteFeed", "Missing"], "\(report)")
     }
 

@@ -54,7 +54,7 @@ private final class UsageAnalytics { init(state: ScreenState) {} }
         let box = DIContainer()
         await MainActor.run { box.register { New { @MainActor in ScreenState() } } }
         box.register { Shared { resolve in try UsageAnalytics(state: resolve.tryResolve()) } }
-        let report = box.validate()
+        let report = await box.validate()
         let conflict = try #require(
             report.problems.first { if case .isolationConflict = $0.error.reason { true } else { false } }, "\(report)")
         #expect(conflict.registration == "UsageAnalytics")

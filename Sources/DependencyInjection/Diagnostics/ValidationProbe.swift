@@ -1,19 +1,25 @@
 import Dispatch
 import Foundation
 
-/// One `validate()`: every registration of a throwaway copy checked once, where its factory may run.
+/// One `validate()`: every registration of a throwaway copy checked once, where its factory may
+/// run, as the app runs after `prepare()` (docs/Design.md, "validate()").
 ///
-/// - Synchronous factories that run on any thread are probed on threads of the library's own
-///   (`Thread`), never the Dispatch pool. A non-throwing factory whose nested `resolve()`
-///   fails cannot be unwound: there ``DIContainer/fail(_:file:line:)`` calls ``parkAfterFailure(_:)``,
-///   which reports the failure, takes back the resolution in progress (nothing half-made is kept),
-///   releases the lock and parks the thread for good; a new thread goes on with the rest. No
-///   instance is ever fabricated. At most ``parkLimit`` threads park per process; past that, such
-///   factories (see ``Factory/canUnwind``) are listed as unchecked.
-/// - Async factories and those isolated to an actor run in a task, on their actors or awaited, as
-///   `prepare()` would; the main actor's inline when `validate()` runs on it (blocking it while a
-///   task waits for it would deadlock). No thread may park there, so those that cannot unwind are
-///   listed as unchecked.
+/// The registrations are checked in four phases, so that each factory runs once and what one
+/// phase makes, the next finds made:
+/// 1. Plain factories that cannot unwind (closures that take a resolver and do not throw), on
+///    threads of the library's own: a nested `resolve()` that fails there parks the thread
+///    (``parkAfterFailure(_:)``); what they need from an actor is tried again in phase 4.
+/// 2. Async factories and those isolated to an actor, each in a task, on its actor or awaited, as
+///    `prepare()` would; an async one runs on threads of the library's own (a task executor), so
+///    that a failure there parks too.
+/// 3. When `validate()` blocks the main thread: main-actor factories and the other plain ones
+///    inline (a plain one may wait for the main queue); what cannot run inline is listed at once
+///    as needing `await validate()`.
+/// 4. The other plain factories, on threads of the library's own.
+///
+/// A property wrapper that fails while its owner is made is reported, not trapped (see
+/// ``DIContainer/deferToValidation(_:file:line:)``). At most ``parkLimit`` threads park per
+/// process; past that, factories that could only park are listed as unchecked.
 final class ValidationProbe: @unchecked Sendable {
     // Unchecked: `outcomes`, `values` and `pending` are read and written only with `Resolution.lock` held.
     enum Outcome {
@@ -28,7 +34,11 @@ final class ValidationProbe: @unchecked Sendable {
     /// How long `validate()` waits for actors and async factories before it lists the rest as unchecked.
     static let actorTimeout = 10
     /// How to make a factory that cannot unwind checkable.
-    static let fix = "write it with try resolve.tryResolve(), or register an initializer"
+    static let fix =
+        "to check it, write it with try resolve.tryResolve(), or register an initializer (Shared(Type.init))"
+    /// The async check running in this task, where a failure parks its thread (see `parkInTask`).
+    static let runningCheck = TaskLocal<(probe: ValidationProbe, index: Int, done: DispatchSemaphore)?>(
+        wrappedValue: nil)
 
     private let copy: DIContainer
     /// Each registration's entry in the copy and the slots it serves there.
@@ -44,35 +54,47 @@ final class ValidationProbe: @unchecked Sendable {
         (self.copy, self.items, outcomes) = (copy, items, Array(repeating: nil, count: items.count))
     }
 
-    /// Checks every registration (their specs, in order); `onMainActor`: `validate()` runs there.
-    func run(_ specs: [RegistrationSpec], onMainActor: Bool) -> [Outcome?] {
-        var (threads, task, inline): ([Int], [Int], [Int]) = ([], [], [])
+    /// Checks every registration (their specs, in order); `mainActorBlocked`: `validate()` runs
+    /// on the main actor and blocks it.
+    func run(_ specs: [RegistrationSpec], mainActorBlocked: Bool) -> [Outcome?] {
+        var (early, inline, onActors, late): ([Int], [Int], [Int], [Int]) = ([], [], [], [])
         for (index, spec) in specs.enumerated() {
             let factory = spec.factory
-            let elsewhere = factory.isAsync || factory.isolation.actor != nil
-            let onMainOrAnywhere = factory.isolation.actor == nil || factory.isolation.isMainActor
+            let place = "registered at \(spec.fileID):\(spec.line)"
             if let problem = spec.validationProblem {
                 outcomes[index] = .failed(problem)
             } else if factory.takesArguments {
-                outcomes[index] = .unchecked("it needs arguments \(Factory.describeArguments(factory.argumentType))")
-            } else if elsewhere, !factory.canUnwind {
-                let place = factory.isolation.actorName ?? "an async task"
                 outcomes[index] = .unchecked(
-                    "it does not throw and runs on \(place), where nothing can park: " + Self.fix)
-            } else if onMainActor, factory.canUnwind, !factory.isAsync, onMainOrAnywhere {
-                inline.append(index)
+                    "it needs arguments \(Factory.describeArguments(factory.argumentType)) (\(place))")
+            } else if factory.isolation.actor != nil, !factory.canUnwind {
+                outcomes[index] = .unchecked(
+                    "it takes a resolver, does not throw and runs on \(factory.isolation.actorName!), where a failing "
+                        + "resolve() can only trap (\(place)); " + Self.fix)
+            } else if mainActorBlocked,
+                factory.isolation.actor == nil ? factory.canUnwind : factory.isolation.isMainActor
+            {
+                // Inline on the main thread: a plain factory too, which may wait for the main queue.
+                if factory.isAsync {
+                    outcomes[index] = .unchecked(
+                        "it needs the main actor, which this synchronous validate() is blocking (\(place)); "
+                            + "to check it, call await validate()")
+                } else {
+                    inline.append(index)
+                }
+            } else if factory.isAsync || factory.isolation.actor != nil {
+                onActors.append(index)
             } else {
-                elsewhere ? task.append(index) : threads.append(index)
+                if factory.canUnwind { late.append(index) } else { early.append(index) }
             }
         }
-        probeOnThreads(threads)
-        checkInTask(task)
+        probeOnThreads(early)
+        checkInTasks(onActors)
         Resolution.lock.withLock { for index in inline { check(index) } }
         // What needed a service that an actor or an async factory had not made yet gets a second try.
-        probeOnThreads(
-            Resolution.lock.withLock {
-                threads.filter { if case .failed(let error)? = outcomes[$0] { error.isNotYetMade } else { false } }
-            })
+        let retries = Resolution.lock.withLock {
+            early.filter { if case .failed(let error)? = outcomes[$0] { error.isNotYetMade } else { false } }
+        }
+        probeOnThreads(retries + late)
         return Resolution.lock.withLock { outcomes }
     }
 
@@ -107,7 +129,7 @@ final class ValidationProbe: @unchecked Sendable {
             guard let index = pending.first else { return false }
             if Self.parked.value >= Self.parkLimit, items[index].entry?.spec.factory.canUnwind == false {
                 outcomes[index] = .unchecked(
-                    "validate() parked its \(Self.parkLimit) threads in this process: " + Self.fix)
+                    "validate() parked its \(Self.parkLimit) threads in this process; " + Self.fix)
             } else {
                 Resolution.state.probe = self
                 defer { Resolution.state.probe = nil }
@@ -119,24 +141,37 @@ final class ValidationProbe: @unchecked Sendable {
         finished.signal()
     }
 
-    /// Checks `indices` in a task, on their actors or awaiting their factories, as `prepare()` would.
-    private func checkInTask(_ indices: [Int]) {
-        guard !indices.isEmpty else { return }
-        let done = DispatchSemaphore(value: 0)
-        let operation: @Sendable () async -> Void = {
-            for index in indices { await self.checkAsync(index) }
-            done.signal()
-        }
-        // Off the cooperative pool where it can be: `validate()` may be blocking one of its threads.
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-            Task.detached(executorPreference: ProbeExecutor(), operation: operation)
-        } else {
-            Task.detached(operation: operation)
-        }
-        guard done.wait(timeout: .now() + .seconds(Self.actorTimeout)) == .timedOut else { return }
-        let late = "its actor or async factory did not finish within \(Self.actorTimeout) s (validate() blocks it?)"
-        Resolution.lock.withLock {
-            for index in indices where outcomes[index] == nil { outcomes[index] = .unchecked(late) }
+    /// Checks `indices` one at a time, each in a task of its own, on its actor or awaiting its
+    /// factory, as `prepare()` would; gives up on the rest after ``actorTimeout`` seconds.
+    private func checkInTasks(_ indices: [Int]) {
+        let deadline = DispatchTime.now() + .seconds(Self.actorTimeout)
+        for index in indices {
+            if Resolution.lock.withLock({ Self.parked.value >= Self.parkLimit }) {
+                Resolution.lock.withLock {
+                    outcomes[index] = .unchecked(
+                        "validate() parked its \(Self.parkLimit) threads in this process; " + Self.fix)
+                }
+                continue
+            }
+            let done = DispatchSemaphore(value: 0)
+            // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
+            let parks = Resolution.lock.withLock { items[index].entry?.spec.factory.isolation.actor == nil }
+            let operation: @Sendable () async -> Void = {
+                await Self.runningCheck.withValue(parks ? (self, index, done) : nil) { await self.checkAsync(index) }
+                done.signal()
+            }
+            // Off the cooperative pool where it can be: a failure there parks the thread it runs on.
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                Task.detached(executorPreference: ProbeExecutor(), operation: operation)
+            } else {
+                Task.detached(operation: operation)
+            }
+            guard done.wait(timeout: deadline) == .timedOut else { continue }
+            let late = "its actor or async factory did not finish within \(Self.actorTimeout) s"
+            Resolution.lock.withLock {
+                for index in indices where outcomes[index] == nil { outcomes[index] = .unchecked(late) }
+            }
+            return
         }
     }
 
@@ -157,7 +192,7 @@ final class ValidationProbe: @unchecked Sendable {
         } catch {
             let failure =
                 error as? ResolutionError ?? .init(reason: .factoryFailed, key: keys[0], underlyingError: error)
-            Resolution.lock.withLock { record(failure, at: index) }
+            Resolution.lock.withLock { if outcomes[index] == nil { record(failure, at: index) } }
         }
     }
 
@@ -165,10 +200,39 @@ final class ValidationProbe: @unchecked Sendable {
     /// the probe thread, which holds the lock in the middle of a resolution it will not return to.
     func parkAfterFailure(_ error: ResolutionError) -> Never {
         record(error, at: pending.removeFirst())
+        abandonResolution()
+        finished.signal()
+        Self.parkForever()
+    }
+
+    /// Where a check runs in a task on a thread of the library's own (``runningCheck``): reports
+    /// `error` as its outcome, ends the async factory run it is part of with it (so that what waits
+    /// for that run goes on), and parks the thread for good. Returns anywhere else.
+    static func parkInTask(_ error: ResolutionError) {
+        // Not on the main actor (a task hops there, with its task-locals), whose thread must never park.
+        guard let (probe, index, done) = runningCheck.get(), !MainActorCheck.isOnMainActor else { return }
+        // Where the runtime has no task executors, the task may run on the cooperative pool.
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        Resolution.lock.lock()
+        probe.abandonResolution()
+        Resolution.lock.lock()
+        if probe.outcomes[index] == nil { probe.record(error, at: index) }
+        let making = AsyncMaking.current.get()
+        making?.abandon(with: error)
+        Resolution.lock.unlock()
+        making?.finish()
+        done.signal()
+        parkForever()
+    }
+
+    /// Takes back the resolution in progress on this thread (nothing half-made is kept) and
+    /// releases the lock completely. Lock held.
+    private func abandonResolution() {
         Self.parked.value += 1
         for frame in Resolution.state.frames { frame.entry?.value.isMaking = false }
         Resolution.state.frames = []
         Resolution.state.probe = nil
+        Resolution.state.failedInjection = nil
         // Registrations the resolution was installing, eager ones included, are taken back too.
         let installed = Resolution.state.installing.reversed().map { installing in
             defer { installing.container.registry.value = installing.registry }
@@ -179,7 +243,9 @@ final class ValidationProbe: @unchecked Sendable {
         (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
         Resolution.lock.releaseAfterUnlock((installed, dropped))
         Resolution.lock.unlockCompletely()
-        finished.signal()
+    }
+
+    private static func parkForever() -> Never {
         let never = DispatchSemaphore(value: 0)
         while true { never.wait() }
     }

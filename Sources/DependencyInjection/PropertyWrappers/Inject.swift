@@ -7,16 +7,24 @@
 ///     }
 ///
 /// It resolves from ``DIContainer/current``: inside a factory, the container running it.
+/// While `validate()` makes its owner, a failure is reported as a problem of the owner's
+/// registration, naming this declaration, instead of trapping (see ``DIContainer/injected(_:name:file:line:)``).
 @propertyWrapper
 public struct Inject<Value> {
+    /// `nil` only in an owner that `validate()` made and then dropped, its dependency missing.
+    @usableFromInline let resolved: Value?
+
     /// The resolved dependency.
-    public let wrappedValue: Value
+    public var wrappedValue: Value {
+        if let resolved { return resolved }
+        return DIContainer.failedInjection()
+    }
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one); a failure traps
     /// naming the property's declaration (`file`, `line`).
     @inlinable
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        wrappedValue = DIContainer.resolve(Value.self, name: name, file: file, line: line)
+        resolved = DIContainer.injected(Value.self, name: name, file: file, line: line)
     }
 }
 
@@ -30,14 +38,23 @@ extension Inject: Sendable where Value: Sendable {}
 ///     screen.tracker = RecordingTracker()
 @propertyWrapper
 public struct MutableInject<Value> {
+    /// `nil` only in an owner that `validate()` made and then dropped, its dependency missing.
+    @usableFromInline var resolved: Value?
+
     /// The resolved dependency, or what was set since.
-    public var wrappedValue: Value
+    public var wrappedValue: Value {
+        get {
+            if let resolved { return resolved }
+            return DIContainer.failedInjection()
+        }
+        set { resolved = newValue }
+    }
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one); a failure traps
     /// naming the property's declaration (`file`, `line`).
     @inlinable
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        wrappedValue = DIContainer.resolve(Value.self, name: name, file: file, line: line)
+        resolved = DIContainer.injected(Value.self, name: name, file: file, line: line)
     }
 }
 

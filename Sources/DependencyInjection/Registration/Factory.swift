@@ -79,10 +79,11 @@ struct Factory: @unchecked Sendable {
         (self.canUnwind, self.make) = (canUnwind, make)
     }
 
-    /// An async factory. Calling it runs it on its closure's actor, if it has one, so it needs no
-    /// isolation of its own here; its values are `Sendable`, so once made they are handed out anywhere.
+    /// An async factory. Calling it runs it on its closure's actor, if it has one; the isolation
+    /// recorded here tells `validate()` where it runs. Its values are `Sendable`, so once made they
+    /// are handed out anywhere.
     init<Value: Sendable>(async make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value) {
-        self.init(.async { resolver in AnyBox.holding(try await make(resolver)) })
+        self.init(isolation: Isolation(make.isolation), .async { resolver in AnyBox.holding(try await make(resolver)) })
     }
 
     var isAsync: Bool {

@@ -150,11 +150,13 @@ extension DIContainer {
         let isKept = entry.kept != nil
         if case .async(let make) = entry.spec.factory.make, !isKept {
             if let cycle = asyncCycle(reaching: entry, requested: key, from: asking) { throw cycle }
+            if let failure = entry.value.validationFailure { throw failure }
             if let making = entry.value.making {
                 if let asking { Resolution.state.asyncWaits.append((asking, making)) }
                 return .wait(making)
             }
             let making = AsyncMaking(entry: entry, requested: key, asking: asking)
+            making.isValidating = owner.registry.value.isValidationCopy
             // `Shared`, `Weak` and `Scoped` instances are made once at a time: later resolves wait for
             // this run (and a `Scoped` one in another run of its scope looks again, and makes its own).
             if entry.lifetime.keepsOne { entry.value.making = making }
@@ -248,6 +250,7 @@ extension DIContainer {
         }
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
+        if let failure = Resolution.lock.withLock({ making.failedInjection.take() }) { throw failure }
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
             let isCurrent = slot.entry.value.making === making
             if isCurrent { slot.entry.value.making = nil }
@@ -290,6 +293,10 @@ final class AsyncMaking: @unchecked Sendable {
     /// finished run keeps nothing alive (an instance's own task may hold the run) and is in no chain.
     private(set) var entry: Entry?
     private(set) var asking: AsyncMaking?
+    /// Set for a run in a `validate()` copy: a property wrapper's failure in what its factory
+    /// makes, which the run fails with once the factory returns (see `DIContainer.deferToValidation`).
+    var failedInjection: ResolutionError?
+    var isValidating = false
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
     private var isFinished = false
@@ -331,6 +338,13 @@ final class AsyncMaking: @unchecked Sendable {
         } onCancel: {
             Resolution.lock.withLock { waiters.removeValue(forKey: id) }?.resume()
         }
+    }
+
+    /// A `validate()` probe parked this run's task: what waits for it, and what asks for its entry
+    /// later in that validation, fails with `error`. Lock held.
+    func abandon(with error: ResolutionError) {
+        entry?.value.validationFailure = error
+        if entry?.value.making === self { entry?.value.making = nil }
     }
 
     func finish() {

@@ -76,6 +76,9 @@ struct ResolutionState {
     var runningActor: (any Actor)?
     /// The `validate()` probe resolving now, if any (it holds the lock while it does).
     var probe: ValidationProbe?
+    /// A property wrapper's failure in the factory running now in a `validate()` copy: the factory
+    /// fails with it once it returns (see `DIContainer.deferToValidation`).
+    var failedInjection: ResolutionError?
     /// Containers whose `eager()` registrations are being made, with their registries as they
     /// were before: what a failure puts back.
     var installing: [(container: DIContainer, registry: DIContainer.Registry)] = []
@@ -360,8 +363,8 @@ extension DIContainer {
             throw error(.notYetMade(actor: actor), for: requested, underlying: entry.value.preparationError)
         }
         if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
-        // Validation: a failed probe's registration fails at once where no thread can park (a probe makes it again).
-        if let failure = entry.value.validationFailure, Resolution.state.probe == nil { throw failure }
+        // Validation: a registration whose check failed fails at once (each factory runs once per validate()).
+        if let failure = entry.value.validationFailure { throw failure.reached(through: Resolution.state.path) }
         // The container the outermost call asked, for messages, once the first factory runs.
         if Resolution.state.frames.isEmpty { Resolution.state.origin = origin.reference }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
@@ -450,13 +453,22 @@ extension DIContainer {
         _ closure: (Resolver, Argument) throws -> R, _ resolver: Resolver, _ argument: Argument, key: Key,
         in container: DIContainer
     ) throws(ResolutionError) -> R {
+        let made: R
         do {
-            return try closure(resolver, argument)
+            made = try closure(resolver, argument)
         } catch let error as ResolutionError {
+            Resolution.state.failedInjection = nil
             throw error
         } catch {
+            Resolution.state.failedInjection = nil
             throw container.error(.factoryFailed, for: key, underlying: error)
         }
+        // A property wrapper of what it made failed in a `validate()` copy: what it made is dropped.
+        if let failure = Resolution.state.failedInjection.take() {
+            Resolution.lock.releaseAfterUnlock(made)
+            throw failure
+        }
+        return made
     }
 
     /// Ends a top-level resolution that made its value: runs the queued `onResolve` actions (and

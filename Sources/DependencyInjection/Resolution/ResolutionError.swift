@@ -86,6 +86,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var similarName: String?
         /// A conforming value type registered as itself (`Shared { Circle() }` where `any Shape` is needed).
         var conformingValueType: String?
+        /// The property wrapper whose resolve failed, as `file:line` of its declaration.
+        var declaration: String?
     }
 
     /// Behind one reference: a failing resolution passes the error up through every step, so
@@ -125,7 +127,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The full message: what happened, where, and how to fix it.
     public var description: String {
         let pathLine = path.count > 1 ? ["Resolution path: \(Self.abbreviated(path).joined(separator: " -> "))"] : []
-        return ([headline] + pathLine + detailLines + ["To fix, " + hint]).joined(separator: "\n")
+        let declarationLine = details.declaration.map { ["Property wrapper declared at \($0)."] } ?? []
+        return ([headline] + pathLine + declarationLine + detailLines + ["To fix, " + hint]).joined(separator: "\n")
     }
 
     /// A long path with its middle left out: the start and the end say where it went wrong.
@@ -193,10 +196,26 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         underlyingError.map { " prepare() failed to make it: \(String(describing: $0).prefix { $0 != "\n" })" } ?? ""
     }
 
+    /// The same error, raised by the property wrapper declared at `declaration` (`file:line`).
+    func declared(at declaration: String) -> ResolutionError {
+        var details = details
+        details.declaration = declaration
+        return ResolutionError(details)
+    }
+
     /// The same error, reached through `step` first (the async factory whose code asked).
     func reached(through step: String) -> ResolutionError {
         var details = details
         if !path.contains(step) { details.path.insert(step, at: 0) }
+        return ResolutionError(details)
+    }
+
+    /// The same error, reached through `steps` first (a resolution that needs a registration whose
+    /// `validate()` check failed before).
+    func reached(through steps: [String]) -> ResolutionError {
+        guard !steps.isEmpty else { return self }
+        var details = details
+        details.path = steps + path
         return ResolutionError(details)
     }
 

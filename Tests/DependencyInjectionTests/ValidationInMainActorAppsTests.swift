@@ -1,0 +1,161 @@
+import DependencyInjection
+import Dispatch
+import Foundation
+import Testing
+
+// validate() as a new app with default MainActor isolation uses it: the seed's `@Inject` style in
+// main-actor types is reported, not trapped; `await validate()` checks what needs the main actor;
+// the synchronous form on the main actor never waits for it; the answer is the same on every
+// thread; each factory runs once per call.
+
+private protocol RecommendationEngine: AnyObject {}
+@MainActor private final class RecommendationBanner {
+    @Inject var engine: RecommendationEngine
+    init() {}
+}
+/// The line of `RecommendationBanner.engine`'s declaration, as the report names it.
+private let bannerEngineLine = 13
+
+private final class Catalog: Sendable {}
+@MainActor private final class ProductList {
+    @Inject var catalog: Catalog
+    @MutableInject var engine: RecommendationEngine
+    init() {}
+}
+
+@MainActor private final class Theme: Sendable {
+    nonisolated init() {}
+}
+/// Runs on any thread; needs a Sendable main-actor `Shared`, which prepare() makes first.
+private final class Header: Sendable { init(theme: Theme) {} }
+
+@MainActor private final class RemoteBanner {
+    static func load() async -> RemoteBanner { RemoteBanner() }
+}
+
+@globalActor private actor LedgerActor { static let shared = LedgerActor() }
+private final class Ledger: Sendable {}
+private final class MadeCount: @unchecked Sendable {
+    // Unchecked: `count` is guarded by `lock`.
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
+}
+private final class Bookkeeper { init(ledger: Ledger) {} }
+private final class CatalogUser { init(catalog: Catalog) {} }
+
+@Suite(.timeLimit(.minutes(1))) struct ValidationInMainActorAppsTests {
+    private func expectReportsMissingEngine(_ report: ValidationReport) {
+        let problem = report.problems.first { $0.registration == "RecommendationBanner" }
+        #expect(problem != nil, "\(report)")
+        let message = problem?.error.description ?? ""
+        #expect(message.contains("No registration for 'RecommendationEngine'"), "\(message)")
+        #expect(message.contains("RecommendationBanner -> RecommendationEngine"), "\(message)")
+        #expect(
+            message.contains("ValidationInMainActorAppsTests.swift:\(bannerEngineLine)"), "\(message)")
+    }
+
+    @MainActor @Test func missingInjectOfAMainActorTypeIsReportedOnTheMainActor() {
+        let box = DIContainer()
+        box.register { Shared(RecommendationBanner()) }
+        expectReportsMissingEngine(box.validate())
+    }
+
+    @Test func missingInjectOfAMainActorTypeIsReportedFromAnyThread() async {
+        let box = DIContainer()
+        box.register { Shared { @MainActor in RecommendationBanner() } }
+        let report = await withCheckedContinuation { done in
+            Thread { done.resume(returning: box.validate()) }.start()
+        }
+        expectReportsMissingEngine(report)
+    }
+
+    @MainActor @Test func awaitedValidateReportsMissingInjectOnTheMainActor() async {
+        let box = DIContainer()
+        box.register { Shared(RecommendationBanner()) }
+        expectReportsMissingEngine(await box.validate())
+    }
+
+    @MainActor @Test func ownerWithAFailingWrapperIsDroppedAndNothingElseIsReported() async {
+        let box = DIContainer()
+        box.register {
+            Shared(Catalog())
+            New(ProductList())
+        }
+        let report = await box.validate()
+        #expect(report.problems.map(\.registration) == ["ProductList"], "\(report)")
+        #expect(report.validCount == 1)
+        // The container itself made nothing, and still traps nowhere: Catalog resolves.
+        #expect((try? box.tryResolve(Catalog.self)) != nil)
+    }
+
+    @MainActor @Test func synchronousValidateOnTheMainActorListsAsyncMainActorFactoriesAtOnce() {
+        let box = DIContainer()
+        box.register { Shared { @MainActor _ async in await RemoteBanner.load() } }
+        let started = DispatchTime.now()
+        let report = box.validate()
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        #expect(seconds < 5, "validate() waited \(seconds) s for the main actor it blocks")
+        #expect(report.unchecked.count == 1, "\(report)")
+        #expect(report.unchecked.first?.reason.contains("await validate()") == true, "\(report)")
+    }
+
+    @MainActor @Test func awaitedValidateChecksAsyncMainActorFactories() async {
+        let box = DIContainer()
+        box.register { Shared { @MainActor _ async in await RemoteBanner.load() } }
+        let report = await box.validate()
+        #expect(report.isValid && report.validCount == 1 && report.unchecked.isEmpty, "\(report)")
+    }
+
+    private func headerRegistrations() -> DIContainer {
+        let box = DIContainer()
+        box.register {
+            Shared { @MainActor in Theme() }
+            Shared(Header.init)
+        }
+        return box
+    }
+
+    @Test func aServiceNeedingASendableMainActorSharedIsValidOnEveryThread() async {
+        let offMain = await withCheckedContinuation { done in
+            Thread { done.resume(returning: headerRegistrations().validate()) }.start()
+        }
+        let detached = await Task.detached { await headerRegistrations().validate() }.value
+        let onMain = await MainActor.run { headerRegistrations().validate() }
+        for report in [offMain, detached, onMain] {
+            #expect(report.isValid && report.validCount == 2, "\(report)")
+        }
+    }
+
+    @Test func aPlainFactoryNeedingAGlobalActorServiceRunsOnce() async {
+        let made = MadeCount()
+        let box = DIContainer()
+        box.register {
+            Shared { @LedgerActor in Ledger() }
+            Shared { resolve throws in
+                made.increment()
+                return Bookkeeper(ledger: try resolve.tryResolve())
+            }
+        }
+        let report = await box.validate()
+        #expect(report.isValid && report.validCount == 2, "\(report)")
+        #expect(made.value == 1)
+    }
+
+    @Test func aNewNeededByTwoRegistrationsIsMadeOncePerValidate() async {
+        let made = MadeCount()
+        let box = DIContainer()
+        box.register {
+            New { () -> Catalog in
+                made.increment()
+                return Catalog()
+            }
+            Shared(CatalogUser.init).named("a")
+            Shared(CatalogUser.init).named("b")
+        }
+        let report = await box.validate()
+        #expect(report.isValid && report.validCount == 3, "\(report)")
+        #expect(made.value == 1)
+    }
+}
