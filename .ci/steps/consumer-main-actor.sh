@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # An app's package built with default MainActor isolation (.ci/consumer-main-actor, Swift 6.2's
 # `.defaultIsolation(MainActor.self)`): main-actor types registered in every form must be made on
-# the main actor only, and exactly once for a Shared one. Isolation follows the value (contract
-# §5a): a Sendable one (any main-actor class) resolved synchronously off the main actor is made on
-# it for the caller, and handed out anywhere; a value that is not Sendable never leaves the main
-# actor (`.mainActorRequired`, sync and async); a main-actor service needed by a factory running
-# off the main actor is `.mainActorRequired`, naming both. The README's quick-start forms compile
-# here (MainActorChecks' QuickStart.swift, IsolatedBootstrap). Beside it, a module without default
-# isolation whose services resolve on any thread. Each run is time-bounded (`timeout`).
+# the main actor only, and exactly once for a Shared one. Isolation follows the value (the
+# ConcurrencyAndActors article): a Sendable one (any main-actor class) resolved synchronously off
+# the main actor is made on it for the caller, and handed out anywhere; a value that is not Sendable
+# never leaves the main actor (`.mainActorRequired`, sync and async); a main-actor service needed by
+# a factory running off the main actor is `.mainActorRequired`, naming both. The README's
+# quick-start forms compile here (MainActorChecks' QuickStart.swift, IsolatedBootstrap). Beside it,
+# a module without default isolation whose services resolve on any thread. Each run is time-bounded
+# (`timeout`).
 #
 # Built with warnings as errors; every check must pass. What the library gets wrong today is
 # reported as KNOWN LIBRARY ISSUE (never hidden) without failing the step, unless
@@ -69,10 +70,10 @@ done
 # recompiles the test target with KNOWN_ISSUE_REPROS defined).
 echo "+ KNOWN_ISSUE_REPROS=1 swift build --build-tests -Xswiftc -warnings-as-errors"
 if KNOWN_ISSUE_REPROS=1 swift build --build-tests -Xswiftc -warnings-as-errors >"$logs/repros" 2>&1; then
-    echo "NOTE  contract §3/§4's trait lines compile now under default MainActor isolation: update the known issues"
+    echo "NOTE  the Testing article's trait lines compile now under default MainActor isolation: update the known issues"
 else
     known=$((known + 1))
-    echo "KNOWN LIBRARY ISSUE: contract §3/§4's trait lines do not compile under default MainActor isolation:"
+    echo "KNOWN LIBRARY ISSUE: the Testing article's trait lines do not compile under default MainActor isolation:"
     grep -E '^/.*error:|^macro expansion .*error:' "$logs/repros" | sort -u | head -4 | sed 's/^/    /'
     grep -E '^ *[0-9]+ \| +@Test\(\.dependencies' "$logs/repros" | sort -u | head -4 | sed 's/^/    /'
 fi

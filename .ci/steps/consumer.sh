@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # An app's package (.ci/consumer) that registers production dependencies with
 # `@retroactive DependencyRegistering` and tests with DependencyInjectionTesting: built with
-# warnings as errors, then its parallel tests (contract §3, 200 overriding cases, a test
+# warnings as errors, then its parallel tests (the Testing article's example, 200 overriding cases, a test
 # without the trait that must see production) run 3 times.
 set -euo pipefail
 cd "$(dirname "$0")/../consumer"

@@ -2,7 +2,7 @@ import DependencyInjection
 import Foundation
 import Testing
 
-// Adversarial scenarios for isolation following the value (contract §5a), the main-actor hop and
+// Adversarial scenarios for isolation following the value (the ConcurrencyAndActors article), the main-actor hop and
 // releasing after the lock. Each test names the behaviour it expects; scenarios that could hang run
 // in the TrapScenarios executable (see `AdversarialScenarios.swift`), terminated past a timeout.
 

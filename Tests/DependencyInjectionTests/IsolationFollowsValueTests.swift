@@ -2,7 +2,7 @@ import DependencyInjection
 import Foundation
 import Testing
 
-// Isolation follows what a value is (contract §5a): a Sendable service may be resolved anywhere,
+// Isolation follows what a value is (the ConcurrencyAndActors article): a Sendable service may be resolved anywhere,
 // whatever code registered it; a non-Sendable one made by actor-isolated code stays on that actor.
 
 @globalActor actor CustomGlobalActor {

@@ -4,7 +4,8 @@ import Testing
 // This file imports only Testing and DependencyInjectionTesting, as an app's test would:
 // DependencyInjectionTesting re-exports DependencyInjection.
 
-// Contract §3, verbatim apart from the test body and the time limit every suite of this package has.
+// The Testing article's first example ("A fresh container per test"), verbatim apart from the test
+// bodies and the time limit every suite of this package has.
 @Suite(.dependencies, .timeLimit(.minutes(1)))  // every test gets a fresh isolated container
 struct CheckoutTests {
     @Test(.dependencies { New(MockPayments() as Payments) })

@@ -195,9 +195,15 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         let run = try TrapRun.run("slowFactoryIsReportedOnce", timeout: 30)
         #expect(!run.trapped, "\(run.stderr)")
         let warnings = run.stderr.components(separatedBy: "\n").filter { $0.contains("warning: the factory of") }
-        #expect(warnings.count == 1, "\(run.stderr)")
-        #expect(
-            warnings.first?.contains("'Engine' (New, on MainActor, TrapScenarios/main.swift:") == true, "\(warnings)")
-        #expect(warnings.first?.contains("prepare()") == true)
+        #if DEBUG
+            #expect(warnings.count == 1, "\(run.stderr)")
+            #expect(
+                warnings.first?.contains("'Engine' (New, on MainActor, TrapScenarios/main.swift:") == true,
+                "\(warnings)")
+            #expect(warnings.first?.contains("prepare()") == true)
+        #else
+            // Release builds leave the timing out (see `SlowFactory`): nothing is reported.
+            #expect(warnings.isEmpty, "\(run.stderr)")
+        #endif
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// Adversarial scenarios for `validate()` (issue 22, contract §5b): it must never crash or hang the
+// Adversarial scenarios for `validate()` (issue 22; the Diagnostics article): it must never crash or hang the
 // process and must keep its cap of parked threads. Each runs in the TrapScenarios executable (see
 // `ValidateScenarios.swift`), terminated past a timeout, because the failure mode is a crash.
 //

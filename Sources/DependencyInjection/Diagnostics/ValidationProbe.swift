@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 
 /// One `validate()`: every registration of a throwaway copy checked once, where its factory may
 /// run, as the app runs after `prepare()` (docs/Design.md, "validate()").
@@ -119,7 +118,7 @@ final class ValidationProbe: @unchecked Sendable {
     private func probeOnThreads(_ indices: [Int]) {
         Resolution.lock.withLock { pending = indices[...] }
         while Resolution.lock.withLock({ !pending.isEmpty }) {
-            Thread { self.probePending() }.start()
+            DetachedThread.start { self.probePending() }
             finished.wait()
         }
     }
@@ -257,7 +256,7 @@ final class ValidationProbe: @unchecked Sendable {
 private final class ProbeExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        Thread { job.runSynchronously(on: self.asUnownedTaskExecutor()) }.start()
+        DetachedThread.start { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 

@@ -600,7 +600,7 @@ enum SlowFactory {
         Resolution.state.nestedFactoryTime = timing.outer + total
         guard own > limit, !entry.value.reportedSlow else { return }
         entry.value.reportedSlow = true
-        ReentrantLock.writeToStandardError(
+        StandardError.write(
             "DependencyInjection: warning: the factory of \(entry.spec.summary) ran for \(own / 1_000_000) ms, "
                 + "holding the library's lock, which stalls every resolve in the process meanwhile. Make it an "
                 + "async factory (Shared { resolve async in … }) and make it at startup with "

@@ -2,7 +2,7 @@ import CheckSupport
 import DependencyInjection
 import MainActorApp
 
-// Contract §5a: a value that is not `Sendable`, made by main-actor code, never leaves the main
+// Isolation follows the value (the ConcurrencyAndActors article): a value that is not `Sendable`, made by main-actor code, never leaves the main
 // actor through the container; a main-actor service needed by a factory that runs off the main
 // actor is an error naming both (no hop inside a resolution).
 

@@ -136,20 +136,20 @@ func checkAsyncFactories() async {
     }
 }
 
-/// Contract §4's async line in an app whose client is registered in main-actor code.
+/// The ConcurrencyAndActors article's async factory line in an app whose client is registered in main-actor code.
 func checkAsyncFactoryOfMainActorDependency() async {
     Checks.section("an async factory whose dependency is registered in main-actor code")
     let box = DIContainer()
     box.register {
         Shared(AppHTTPClient())
-        // §4's line, with `try resolve.tryResolve()` for `resolve()` so that a failure throws
+        // The article's line, with `try resolve.tryResolve()` for `resolve()` so that a failure throws
         // (`resolve()` traps with the same message).
         Shared { resolve async throws in try await AppRemoteConfig.load(client: resolve.tryResolve()) }
     }
     let onMain = await Outcome.of { _ = try await box.resolveAsync(AppRemoteConfig.self) }
-    Checks.expect(onMain == .resolved, "resolveAsync on main of §4's async factory: \(onMain)")
+    Checks.expect(onMain == .resolved, "resolveAsync on main of the async factory: \(onMain)")
     let prepared = await Outcome.of { try await box.prepare() }
-    Checks.expect(prepared == .resolved, "prepare() of §4's async factory: \(prepared)")
+    Checks.expect(prepared == .resolved, "prepare() of the async factory: \(prepared)")
 
     let explicit = DIContainer()
     explicit.register {

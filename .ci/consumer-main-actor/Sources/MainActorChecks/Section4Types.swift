@@ -2,7 +2,7 @@ import CheckSupport
 import DependencyInjection
 import MainActorApp
 
-// The types contract §4's global-actor and async lines use, in a module with default MainActor
+// The types the global-actor and async factory lines use, in a module with default MainActor
 // isolation: a global actor's service is isolated to it, and an async factory's value is Sendable.
 
 @DatabaseActor final class Database {

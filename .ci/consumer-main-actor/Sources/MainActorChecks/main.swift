@@ -29,13 +29,13 @@ await checkMainActorServices()
 await checkNotSendableServices()
 await checkOverridesAndHousekeeping()
 
-// Contract §4 (issue 13), verbatim.
+// The ConcurrencyAndActors article's global-actor line (issue 13), verbatim.
 @globalActor actor DatabaseActor { static let shared = DatabaseActor() }
 DIContainer.register {
     Shared { @DatabaseActor in Database() }  // made on DatabaseActor (by prepare() or an async resolve)
 }
 
-Checks.section("contract §4: global actor and async factories, then prepare()")
+Checks.section("global actor and async factories, then prepare()")
 DIContainer.register(networkModule())
 let notYet = Outcome.of { _ = try DIContainer.tryResolve(Database.self) }
 Checks.expect(notYet == .failed(.notYetMade(actor: "DatabaseActor")), "Database before prepare(): \(notYet)")

@@ -2,7 +2,7 @@ import CheckSupport
 import DependencyInjection
 
 // A module WITHOUT default isolation: these services and the code that registers them are
-// nonisolated, so their factories run on whichever thread resolves them (contract §1–§3's rules).
+// nonisolated, so their factories run on whichever thread resolves them (the ConcurrencyAndActors article).
 
 /// How many instances of each service were made, from any thread.
 let made = Tallies()

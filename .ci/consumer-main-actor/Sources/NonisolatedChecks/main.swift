@@ -58,7 +58,7 @@ for shared in ["Engine", "PrintLogger", "LivePayments", "Checkout", "RouterImpl"
 }
 Checks.expect(made.count("ReceiptPrinter") == 17, "New(ReceiptPrinter.init, as:) made one per resolve")
 
-Checks.section("async factory (contract §4) from detached tasks")
+Checks.section("async factory (ConcurrencyAndActors article) from detached tasks")
 let notYet = await inDetachedTask { _ = try DIContainer.tryResolve(RemoteConfig.self) }
 Checks.expect(notYet == .failed(.notYetMade(actor: nil)), "before it is made: \(notYet)")
 let (prepared, _) = await asyncInDetachedTask { try await DIContainer.prepare() }
@@ -68,7 +68,7 @@ Checks.expect(config == .resolved, "synchronous resolve on a Dispatch thread onc
 Checks.expect(made.count("RemoteConfig") == 1, "RemoteConfig.load ran once")
 
 // A closure written in main-actor code (main.swift's top level) is main-actor code, whatever the
-// type. Isolation follows the value (contract §5a): a value that is not Sendable made there never
+// type. Isolation follows the value (the ConcurrencyAndActors article): a value that is not Sendable made there never
 // leaves the main actor (sync or async); a Sendable one is made on the main actor for a caller
 // off it, and then handed out anywhere.
 Checks.section("a nonisolated service registered in main-actor code (main.swift's top level)")
@@ -99,7 +99,7 @@ Checks.expect(
     client === DIContainer.resolve(HTTPClient.self, name: "topLevel") && made.count("HTTPClient") == clients + 1,
     "… made once, the instance the main actor sees")
 
-Checks.section("main.swift's top level: spellings, and contract §4's async line")
+Checks.section("main.swift's top level: spellings, and the async factory line")
 let spellings = DIContainer()
 spellings.register {
     Shared { @Sendable in Engine() }.named("sendable")
@@ -116,13 +116,13 @@ Checks.emit("info  Shared { @Sendable in Engine() } (main-actor code) on a Dispa
 let asyncBox = DIContainer()
 asyncBox.register {
     Shared(HTTPClient())
-    // §4's line, with `try resolve.tryResolve()` for `resolve()`, which traps with the same message.
+    // The ConcurrencyAndActors article's async factory line, with `try resolve.tryResolve()` for `resolve()`, which traps with the same message.
     Shared { resolve async throws in try await RemoteConfig.load(client: resolve.tryResolve()) }
 }
 let mainActorClient = await Outcome.of { try await asyncBox.prepare() }
 Checks.expect(
     mainActorClient == .resolved,
-    "§4's async factory with its HTTPClient registered in main.swift (main-actor code): prepare() \(mainActorClient)")
+    "the async factory with its HTTPClient registered in main.swift (main-actor code): prepare() \(mainActorClient)")
 let escape = DIContainer()
 escape.register {
     Shared(HTTPClient(), isolation: nil)

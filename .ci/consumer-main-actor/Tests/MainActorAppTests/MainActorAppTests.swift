@@ -33,7 +33,7 @@ struct CheckoutTests {
 }
 
 @Suite struct ContainerOfYourOwnTests {
-    // Contract §4's `.dependencies(on: box) { New(MockPayments() as Payments) }` does not compile
+    // The Testing article's `.dependencies(on: box) { New(MockPayments() as Payments) }` does not compile
     // here: MockPayments' conformance to the app's (main-actor) Payments is main-actor-isolated,
     // and the overrides closure is nonisolated. A `@MainActor` closure states where it is made.
     @Test(.dependencies(on: box) { New { @MainActor in MockPayments() as Payments } })
@@ -106,7 +106,7 @@ struct CheckoutTests {
 }
 
 #if KNOWN_ISSUE_REPROS
-    // Contract §3 and §4, verbatim: with default MainActor isolation these do not compile
+    // The Testing article's trait lines, verbatim: with default MainActor isolation these do not compile
     // ("main actor-isolated conformance of 'MockPayments' to 'Payments' cannot be used in
     // nonisolated context"): the overrides closure is nonisolated.
     @Suite struct VerbatimTraitTests {

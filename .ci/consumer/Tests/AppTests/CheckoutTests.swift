@@ -2,7 +2,7 @@ import App
 import DependencyInjectionTesting
 import Testing
 
-// Contract §3 verbatim, in a package of its own, beside parallel cases that override the same
+// The Testing article's example verbatim, in a package of its own, beside parallel cases that override the same
 // dependency and a test without the trait that must keep seeing production.
 
 final class MockPayments: Payments { let provider = "mock" }

@@ -1,9 +1,10 @@
 import DependencyInjection
 import Foundation
 
-// Contract §5, verbatim: every line of its code block but the `@Test` ones (in the test target),
+// The API contract's lines for isolation, validate(), scopes, resolveAll, decorators and factory
+// closures, verbatim: every line of that code block but the `@Test` ones (in the test target),
 // with the declarations of the types it mentions. Statements are in functions (this is not
-// main.swift); `checkSection5()` runs them and checks what §5's comments promise.
+// main.swift); `checkSection5()` runs them and checks what their comments promise.
 
 // MARK: 5a. Isolation follows the value: a Sendable service registered in main-actor code resolves anywhere.
 
@@ -30,7 +31,7 @@ final class ScreenState {
     }
 }
 
-/// §5a's three resolutions, run in a detached task.
+/// The isolation lines' three resolutions, run in a detached task.
 func resolveOnAnyThread() throws -> (store: SecureStore, presenter: Presenter) {
     // ... later, on any thread or actor:
     let store = DIContainer.resolve(SecureStore.self)  // works
@@ -38,11 +39,11 @@ func resolveOnAnyThread() throws -> (store: SecureStore, presenter: Presenter) {
     do {
         let state = try DIContainer.tryResolve(ScreenState.self)  // off the main actor: throws, naming the fix
         _ = state
-        check(false, "§5a: ScreenState (not Sendable, registered on the main actor) resolved off the main actor")
+        check(false, "isolation: ScreenState (not Sendable, registered on the main actor) resolved off the main actor")
     } catch let error as ResolutionError {
         check(
             error.description.contains("'ScreenState'") && error.description.contains("To fix, "),
-            "§5a: tryResolve(ScreenState.self) off the main actor throws, naming it and the fix:\n\(error)")
+            "isolation: tryResolve(ScreenState.self) off the main actor throws, naming it and the fix:\n\(error)")
     }
     return (store, presenter)
     // A main-actor type (explicit @MainActor, or any type of a module with default MainActor
@@ -154,9 +155,9 @@ final class ListViewModel {
     init(makeDetail: @escaping @Sendable (String) -> DetailViewModel) { self.makeDetail = makeDetail }
 }
 
-// MARK: - Running §5
+// MARK: - Running the lines
 
-/// Runs §5's lines and checks what its comments promise; `DIContainer.shared` is reset first.
+/// Runs these lines and checks what their comments promise; `DIContainer.shared` is reset first.
 @MainActor func checkSection5() async throws {
     try await checkIsolation()
     try await checkValidate()
@@ -171,11 +172,11 @@ final class ListViewModel {
     DIContainer.reset()
     applicationDidLaunch()
     let offMain = try await Task.detached { try resolveOnAnyThread() }.value
-    check(offMain.presenter.id == "42", "§5a: Presenter (Sendable) resolved off the main actor with its argument")
+    check(offMain.presenter.id == "42", "isolation: Presenter (Sendable) resolved off the main actor with its argument")
     check(
         DIContainer.resolve(SecureStore.self) === offMain.store,
-        "§5a: SecureStore (Sendable, Shared) resolved off the main actor is the one instance")
-    check(DIContainer.resolve(ScreenState.self).title == "", "§5a: ScreenState still resolves on the main actor")
+        "isolation: SecureStore (Sendable, Shared) resolved off the main actor is the one instance")
+    check(DIContainer.resolve(ScreenState.self).title == "", "isolation: ScreenState still resolves on the main actor")
     DIContainer.reset()
 }
 
@@ -189,11 +190,12 @@ final class ListViewModel {
         Scoped(.session) { resolve in CartImpl(session: resolve()) as Cart }
     }
     let healthyReport = healthy.validate()
-    check(healthyReport.isValid && healthyReport.validCount == 4, "§5b: a healthy graph is valid:\n\(healthyReport)")
+    check(
+        healthyReport.isValid && healthyReport.validCount == 4, "validate: a healthy graph is valid:\n\(healthyReport)")
     let healthyOffMain = await Task.detached { healthy.validate() }.value
     check(
         healthyOffMain.isValid && healthyOffMain.validCount == 4,
-        "§5b: validate() off the main actor checks the main-actor registration too:\n\(healthyOffMain)")
+        "validate: validate() off the main actor checks the main-actor registration too:\n\(healthyOffMain)")
 
     // Every kind of registration is checked, from the main actor and from elsewhere; only the one
     // that needs arguments stays unchecked.
@@ -206,7 +208,8 @@ final class ListViewModel {
         check(
             report.isValid && report.validCount == 4 && report.unchecked.count == 1
                 && report.unchecked[0].registration.contains("Presenter"),
-            "§5b: validate() from \(caller) checks plain, main-actor, global-actor and async registrations:\n\(report)")
+            "validate: validate() from \(caller) checks plain, main-actor, global-actor and async registrations:\n\(report)"
+        )
     }
 
     // A lifetime mismatch: a Shared service keeps a Scoped one (the sign-out case).
@@ -223,14 +226,14 @@ final class ListViewModel {
         if case .lifetimeMismatch = $0.error.reason { true } else { false }
     }
     let mismatch = mismatches.first { $0.registration.contains("SignOutObserver") }
-    check(!lifetimesReport.isValid, "§5b: a lifetime mismatch makes the report invalid:\n\(lifetimesReport)")
+    check(!lifetimesReport.isValid, "validate: a lifetime mismatch makes the report invalid:\n\(lifetimesReport)")
     check(
         mismatch.map {
             let text = $0.error.description
             return text.contains("SignOutObserver") && text.contains("UserSession") && text.contains("Shared")
                 && text.contains("Scoped")
         } ?? false,
-        "§5b: report.problems lists the lifetime mismatch, naming both and both lifetimes:\n\(lifetimesReport)")
+        "validate: report.problems lists the lifetime mismatch, naming both and both lifetimes:\n\(lifetimesReport)")
     let holders = ["SessionHolder", "ScopedSessionHolder"].map { holder in
         mismatches.contains {
             $0.registration == holder && $0.error.description.contains("'Session' (Graph")
@@ -238,7 +241,7 @@ final class ListViewModel {
     }
     check(
         mismatches.count == 3 && holders == [true, true],
-        "§5b: a Weak and a Scoped service that keep a Graph one are lifetime mismatches too:\n\(lifetimesReport)")
+        "validate: a Weak and a Scoped service that keep a Graph one are lifetime mismatches too:\n\(lifetimesReport)")
 
     // An isolation conflict: a registration that runs on any thread needs the main actor's ScreenState.
     let isolation = DIContainer()
@@ -248,18 +251,18 @@ final class ListViewModel {
     let conflict = isolationReport.problems.first {
         if case .isolationConflict = $0.error.reason { true } else { false }
     }
-    check(!isolationReport.isValid, "§5b: an isolation conflict makes the report invalid:\n\(isolationReport)")
+    check(!isolationReport.isValid, "validate: an isolation conflict makes the report invalid:\n\(isolationReport)")
     check(
         conflict.map {
             $0.error.description.contains("StateObserver") && $0.error.description.contains("ScreenState")
         } ?? false,
-        "§5b: report.problems lists the isolation conflict, naming both:\n\(isolationReport)")
+        "validate: report.problems lists the isolation conflict, naming both:\n\(isolationReport)")
     let isolationOnMain = isolation.validate()
     check(
         isolationOnMain.problems.contains {
             if case .isolationConflict = $0.error.reason { true } else { false }
         },
-        "§5b: validate() on the main actor reports the isolation conflict too:\n\(isolationOnMain)")
+        "validate: validate() on the main actor reports the isolation conflict too:\n\(isolationOnMain)")
 
     // The same type and name twice in one register call, and in one Module.
     let duplicates = DIContainer()
@@ -280,7 +283,7 @@ final class ListViewModel {
         !duplicatesReport.isValid && duplicated.count == 2
             && duplicated.contains { $0.registration.contains("Engine") }
             && duplicated.contains { $0.registration.contains("Store") && $0.registration.contains("cache") },
-        "§5b: report.problems lists both duplicates (in a register call and in a Module):\n\(duplicatesReport)")
+        "validate: report.problems lists both duplicates (in a register call and in a Module):\n\(duplicatesReport)")
 }
 
 @MainActor func checkSessionScope() {
@@ -294,8 +297,8 @@ final class ListViewModel {
         // (Booleans computed first: Swift 6.3's region analysis rejects a non-Sendable value in `&&`'s autoclosure.)
         let sameSession = DIContainer.resolve(UserSession.self) === session
         let sameCart = DIContainer.resolve(Cart.self) === cart
-        check(sameSession && sameCart, "§5c: Scoped(.session) instances are kept until the scope is released")
-        check(cart.session === session, "§5c: the Cart got the session's UserSession")
+        check(sameSession && sameCart, "scopes: Scoped(.session) instances are kept until the scope is released")
+        check(cart.session === session, "scopes: the Cart got the session's UserSession")
         DIContainer.releaseInstances(in: .session)  // sign-out: the next resolve makes new ones
         let nextSession = DIContainer.resolve(UserSession.self)
         let nextCart = DIContainer.resolve(Cart.self)
@@ -304,11 +307,11 @@ final class ListViewModel {
         let newCartHasNewSession = nextCart.session === nextSession
         check(
             newSession && newCart && newCartHasNewSession,
-            "§5c: after releaseInstances(in: .session) the next resolve makes new ones")
+            "scopes: after releaseInstances(in: .session) the next resolve makes new ones")
         DIContainer.releaseInstances(in: .request)
         check(
             DIContainer.resolve(UserSession.self) === nextSession,
-            "§5c: releaseInstances(in:) of another scope keeps the session's instances")
+            "scopes: releaseInstances(in:) of another scope keeps the session's instances")
     }
 }
 
@@ -324,17 +327,17 @@ func checkRequestScope() async throws {
         let response = try await DIContainer.withScope(.request) {
             try await DIContainer.resolve(RequestHandler.self).handle(request)
         }
-        check(response.sameInstancesInside, "§5c: inside withScope(.request), a run sees its own instances")
-        check(response.handler != outside.id, "§5c: a run's RequestHandler is its own, not the container's")
+        check(response.sameInstancesInside, "scopes: inside withScope(.request), a run sees its own instances")
+        check(response.handler != outside.id, "scopes: a run's RequestHandler is its own, not the container's")
         check(
             DIContainer.resolve(RequestHandler.self) === outside,
-            "§5c: outside any withScope, the container keeps its Scoped(.request) instance")
+            "scopes: outside any withScope, the container keeps its Scoped(.request) instance")
         let second = try await DIContainer.withScope(.request) {
             try await DIContainer.resolve(RequestHandler.self).handle(request)
         }
         check(
             second.handler != response.handler && second.context != response.context,
-            "§5c: each withScope(.request) run has its own instances")
+            "scopes: each withScope(.request) run has its own instances")
         let concurrent = try await withThrowingTaskGroup(of: Response.self) { group in
             for _ in 0..<8 {
                 group.addTask {
@@ -350,16 +353,16 @@ func checkRequestScope() async throws {
         check(
             concurrent.allSatisfy(\.sameInstancesInside) && Set(concurrent.map(\.handler)).count == 8
                 && Set(concurrent.map(\.context)).count == 8,
-            "§5c: 8 concurrent withScope(.request) runs never share an instance")
+            "scopes: 8 concurrent withScope(.request) runs never share an instance")
     }
     // Released when the run returns (a synchronous run, on a container of our own).
     weak var released: RequestHandler?
     server.withScope(.request) {
         let handler = server.resolve(RequestHandler.self)
         released = handler
-        check(released != nil && DIContainer.resolve(RequestHandler.self) === handler, "§5c: a sync run works too")
+        check(released != nil && DIContainer.resolve(RequestHandler.self) === handler, "scopes: a sync run works too")
     }
-    check(released == nil, "§5c: a run's instances are released when withScope returns")
+    check(released == nil, "scopes: a run's instances are released when withScope returns")
 }
 
 /// The trackers' class names, in order.
@@ -368,7 +371,7 @@ func trackerKinds(_ trackers: [Tracker]) -> [String] { trackers.map { "\(type(of
 @MainActor func checkResolveAll() {
     let plugins = DIContainer()
     plugins.activate {
-        check(DIContainer.resolveAll(Tracker.self).isEmpty, "§5d: resolveAll with nothing registered is []")
+        check(DIContainer.resolveAll(Tracker.self).isEmpty, "resolveAll: resolveAll with nothing registered is []")
         // 5d. Every registration of a type, in registration order (plugins, trackers, middleware).
         DIContainer.register {
             Shared(ConsoleTracker.init, as: Tracker.self).named("console")
@@ -378,21 +381,22 @@ func trackerKinds(_ trackers: [Tracker]) -> [String] { trackers.map { "\(type(of
         let trackers: [Tracker] = DIContainer.resolveAll(Tracker.self)
         check(
             trackerKinds(trackers) == ["DefaultTracker", "ConsoleTracker", "RemoteTracker"],
-            "§5d: resolveAll gives the unnamed registration first, then the named in registration order: \(trackers)")
+            "resolveAll: resolveAll gives the unnamed registration first, then the named in registration order: \(trackers)"
+        )
         let injected = Analytics().trackers
         check(
             trackerKinds(injected) == ["DefaultTracker", "ConsoleTracker", "RemoteTracker"],
-            "§5d: @InjectAll var trackers: [Tracker] gets the same, in the same order: \(injected)")
+            "resolveAll: @InjectAll var trackers: [Tracker] gets the same, in the same order: \(injected)")
         check(
             (injected[1] as? ConsoleTracker) === (trackers[1] as? ConsoleTracker),
-            "§5d: resolveAll serves the Shared instances")
+            "resolveAll: resolveAll serves the Shared instances")
     }
     let child = DIContainer(parent: plugins)
     child.register(Shared(ChildRemoteTracker() as Tracker).named("remote"))
     let childTrackers = child.resolveAll(Tracker.self)
     check(
         trackerKinds(childTrackers).sorted() == ["ChildRemoteTracker", "ConsoleTracker", "DefaultTracker"],
-        "§5d: a child's registration shadows its parent's of the same name: \(childTrackers)")
+        "resolveAll: a child's registration shadows its parent's of the same name: \(childTrackers)")
 }
 
 @MainActor func checkDecorate() {
@@ -409,13 +413,13 @@ func trackerKinds(_ trackers: [Tracker]) -> [String] { trackers.map { "\(type(of
         let payments = DIContainer.resolve(Payments.self)
         check(
             (payments as? LoggingPayments)?.wrapped is LivePayments,
-            "§5e: Decorate(Payments.self) wraps the registration's instance, once: \(payments)")
+            "Decorate: Decorate(Payments.self) wraps the registration's instance, once: \(payments)")
         check(
             (DIContainer.resolve(Payments.self) as? LoggingPayments) === (payments as? LoggingPayments),
-            "§5e: a Shared is decorated once, when made")
+            "Decorate: a Shared is decorated once, when made")
         check(
             (DIContainer.resolve(Payments.self, name: "backup") as? LoggingPayments)?.wrapped is LivePayments,
-            "§5e: the decorator applies to every name")
+            "Decorate: the decorator applies to every name")
     }
 }
 
@@ -429,10 +433,11 @@ func trackerKinds(_ trackers: [Tracker]) -> [String] { trackers.map { "\(type(of
     DIContainer.register {
         Shared { resolve in ListViewModel(makeDetail: resolve.factory(DetailViewModel.self, arguments: String.self)) }
     }
-    check(detail.id == "42", "§5f: makeDetail(\"42\") resolves DetailViewModel with the argument \"42\"")
-    check(makeDetail("42") !== detail, "§5f: the closure resolves anew on each call (a New registration)")
+    check(detail.id == "42", "factories: makeDetail(\"42\") resolves DetailViewModel with the argument \"42\"")
+    check(makeDetail("42") !== detail, "factories: the closure resolves anew on each call (a New registration)")
     let list = DIContainer.resolve(ListViewModel.self)
-    check(list.makeDetail("7").id == "7", "§5f: resolve.factory(_:arguments:) in a factory gives a working closure")
+    check(
+        list.makeDetail("7").id == "7", "factories: resolve.factory(_:arguments:) in a factory gives a working closure")
 
     // From the container it came from: made while `app` is current, it resolves from `app` afterwards.
     let app = DIContainer()
@@ -445,7 +450,7 @@ func trackerKinds(_ trackers: [Tracker]) -> [String] { trackers.map { "\(type(of
         }
         return DIContainer.resolve(ListViewModel.self)
     }
-    check(makeInApp("1").id == "app 1", "§5f: DIContainer.factory resolves from the container it came from")
-    check(appList.makeDetail("2").id == "app 2", "§5f: resolve.factory resolves from the container it came from")
+    check(makeInApp("1").id == "app 1", "factories: DIContainer.factory resolves from the container it came from")
+    check(appList.makeDetail("2").id == "app 2", "factories: resolve.factory resolves from the container it came from")
     DIContainer.reset()
 }

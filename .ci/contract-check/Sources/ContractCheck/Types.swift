@@ -49,7 +49,7 @@ let globalFeature = Module {
 }
 let globalRegistration = Shared(RouterImpl() as Router)
 
-// Contract §4's types. Nonisolated (this module has no default isolation), in a file that is not
+// The types of the modules, global-actor and async factory lines. Nonisolated (this module has no default isolation), in a file that is not
 // main.swift: the registrations below run on any thread.
 protocol Payments {}
 final class LivePayments: Payments { init() {} }
@@ -80,7 +80,7 @@ struct RemoteConfig: Sendable {
     }
 }
 
-/// §4's dependencies, registered from nonisolated code (a global module in this file): the async
+/// Their dependencies, registered from nonisolated code (a global module in this file): the async
 /// factory resolves `HTTPClient` off the main actor, which a registration in main.swift (main-actor
 /// top-level code) would refuse.
 let section4Dependencies = Module {

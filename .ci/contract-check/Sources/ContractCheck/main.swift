@@ -1,6 +1,6 @@
 import DependencyInjection
 
-// Contract §1, verbatim.
+// The API contract's registration and resolution lines (GettingStarted), verbatim.
 DIContainer.register {
     Shared(AppConfigurationImpl() as AppConfiguration)  // autoclosure, lazy
     Shared(RouterImpl() as Router)
@@ -38,7 +38,8 @@ final class Screen {
     @Inject var player: MediaPlayer?  // nil when nothing is registered
 }
 
-// Contract §2, verbatim where statements.
+// The API contract's names and graph lines (NamesAndArguments, Diagnostics), verbatim where
+// statements.
 DIContainer.register {
     Shared(PostgresStore.init, as: Store.self).named("primary")
     Shared(MemoryStore.init, as: Store.self).named("cache")
@@ -96,9 +97,11 @@ let dot = DIContainer.shared.dependencyGraph()
 DIContainer.reset()
 _ = (router, cache, engine, feature, dot)
 
-// Contract §4, verbatim where statements; its `Screen` is a local type (beside §1's `Screen`).
+// The API contract's modules, property wrappers, global actors and async factories
+// (ConcurrencyAndActors), verbatim where statements; its `Screen` is a local type (beside the
+// registration lines' `Screen`).
 DIContainer.register(section4Dependencies)
-check((try? DIContainer.tryResolve(Store.self, name: "cache")) != nil, "§4: Store \"cache\" is registered")
+check((try? DIContainer.tryResolve(Store.self, name: "cache")) != nil, "Store \"cache\" is registered")
 
 // Autowired initializers: every parameter is resolved from the container
 final class Checkout { init(payments: Payments, logger: Logger) {} }
@@ -125,10 +128,10 @@ DIContainer.unregister(Store.self, name: "cache")
 do {
     final class Screen { @LazyInject var config: AppConfiguration }
     let resolvedYet: Bool = Screen().$config.isResolved
-    check(!resolvedYet, "§4: Screen().$config.isResolved is false before the first access")
+    check(!resolvedYet, "Screen().$config.isResolved is false before the first access")
     let screen = Screen()
     _ = screen.config
-    check(screen.$config.isResolved, "§4: $config.isResolved is true after the first access")
+    check(screen.$config.isResolved, "$config.isResolved is true after the first access")
 }
 
 // Global actors: a factory isolated to one runs only there
@@ -143,26 +146,26 @@ DIContainer.register {
 try await DIContainer.prepare()  // makes every async, eager and global-actor Shared (any container too)
 let config = DIContainer.resolve(RemoteConfig.self)  // synchronous access once it is made
 
-// Contract §4 behaves as written.
+// Those lines behave as written.
 let checkout = DIContainer.resolve(Checkout.self)
-check(DIContainer.resolve(Checkout.self) === checkout, "§4: Shared(Checkout.init) is autowired and shared")
+check(DIContainer.resolve(Checkout.self) === checkout, "Shared(Checkout.init) is autowired and shared")
 let printer = DIContainer.resolve(Printer.self)
-check(printer is ReceiptPrinter, "§4: New(ReceiptPrinter.init, as: Printer.self) resolves as Printer")
+check(printer is ReceiptPrinter, "New(ReceiptPrinter.init, as: Printer.self) resolves as Printer")
 check(
     (DIContainer.resolve(Printer.self) as? ReceiptPrinter) !== (printer as? ReceiptPrinter),
-    "§4: New makes a new ReceiptPrinter each time")
+    "New makes a new ReceiptPrinter each time")
 let parent = DIContainer.resolve(Parent.self)
-check(parent.child != nil && parent.isWired, "§4: both onResolve actions ran")
-check(model == nil, "§4: resolve(ViewModelProtocol?.self, arguments:) is nil while nothing is registered")
+check(parent.child != nil && parent.isWired, "both onResolve actions ran")
+check(model == nil, "resolve(ViewModelProtocol?.self, arguments:) is nil while nothing is registered")
 DIContainer.register(New { _, id in ConcreteViewModel(id: id) as ViewModelProtocol })
 check(
     DIContainer.resolve(ViewModelProtocol?.self, arguments: { "id" }) != nil,
-    "§4: resolve(ViewModelProtocol?.self, arguments:) is the instance once registered")
-check(removed, "§4: unregister(Router.self) returned true")
-check(!DIContainer.unregister(Router.self), "§4: unregister(Router.self) again returned false")
-check((try? DIContainer.tryResolve(Store.self, name: "cache")) == nil, "§4: unregister(Store.self, name:) removed it")
-check(config.source == "remote", "§4: prepare() made RemoteConfig; resolve returns it synchronously")
-check((try? DIContainer.tryResolve(Database.self)) != nil, "§4: prepare() made Database on DatabaseActor")
+    "resolve(ViewModelProtocol?.self, arguments:) is the instance once registered")
+check(removed, "unregister(Router.self) returned true")
+check(!DIContainer.unregister(Router.self), "unregister(Router.self) again returned false")
+check((try? DIContainer.tryResolve(Store.self, name: "cache")) == nil, "unregister(Store.self, name:) removed it")
+check(config.source == "remote", "prepare() made RemoteConfig; resolve returns it synchronously")
+check((try? DIContainer.tryResolve(Database.self)) != nil, "prepare() made Database on DatabaseActor")
 
 // Before prepare(): a synchronous resolve says to await it; an async resolve makes it, once.
 let actors = DIContainer()
@@ -173,16 +176,16 @@ actors.register {
 }
 do {
     _ = try actors.tryResolve(GlobalActorDatabase.self)
-    check(false, "§4: a global-actor Shared resolved synchronously before it was made")
+    check(false, "a global-actor Shared resolved synchronously before it was made")
 } catch let error as ResolutionError {
-    check(error.reason == .notYetMade(actor: "DatabaseActor"), "§4: before it is made: \(error.reason)")
-    check(error.description.contains("prepare()"), "§4: the message says to await it")
+    check(error.reason == .notYetMade(actor: "DatabaseActor"), "before it is made: \(error.reason)")
+    check(error.description.contains("prepare()"), "the message says to await it")
 }
 do {
     _ = try actors.tryResolve(RemoteConfig.self)
-    check(false, "§4: an async Shared resolved synchronously before it was made")
+    check(false, "an async Shared resolved synchronously before it was made")
 } catch let error as ResolutionError {
-    check(error.reason == .notYetMade(actor: nil), "§4: an async Shared before it is made: \(error.reason)")
+    check(error.reason == .notYetMade(actor: nil), "an async Shared before it is made: \(error.reason)")
 }
 let databases = try await withThrowingTaskGroup(of: GlobalActorDatabase.self) { group in
     for _ in 0..<10 { group.addTask { try await actors.resolveAsync(GlobalActorDatabase.self) } }
@@ -190,27 +193,27 @@ let databases = try await withThrowingTaskGroup(of: GlobalActorDatabase.self) { 
     for try await database in group { made.append(database) }
     return made
 }
-check(databases.allSatisfy { $0 === databases[0] }, "§4: 10 concurrent resolveAsync calls got one instance")
-check(await GlobalActorDatabase.made == 1, "§4: the DatabaseActor factory ran once, on DatabaseActor")
+check(databases.allSatisfy { $0 === databases[0] }, "10 concurrent resolveAsync calls got one instance")
+check(await GlobalActorDatabase.made == 1, "the DatabaseActor factory ran once, on DatabaseActor")
 try await actors.prepare()
-check(actors.resolve(RemoteConfig.self).source == "remote", "§4: box.prepare() made the async Shared")
+check(actors.resolve(RemoteConfig.self).source == "remote", "box.prepare() made the async Shared")
 
 // A function registered as a value (a function type as the service) never registers silently.
 let functions = DIContainer()
 do {
     try functions.tryRegister(Shared { Checkout.init })
-    check(false, "§4: Shared { Checkout.init } (a function as the service) registered")
+    check(false, "Shared { Checkout.init } (a function as the service) registered")
 } catch {
     check(
         (error as? ResolutionError)?.reason == .functionRegistered
             && "\(error)".contains("(Payments, Logger) -> Checkout' is a function type"),
-        "§4: Shared { Checkout.init } (a function as the service) is refused when registered, naming the function")
+        "Shared { Checkout.init } (a function as the service) is refused when registered, naming the function")
 }
-check(functions.registrations.isEmpty, "§4: the refused registration left nothing registered")
+check(functions.registrations.isEmpty, "the refused registration left nothing registered")
 
 DIContainer.reset()
 
-// Contract §5: its lines are in Section5.swift (functions, as a user's app would have them); run and check them.
+// Isolation, validate(), scopes, resolveAll, decorators, factory closures: their lines are in Section5.swift (functions, as a user's app would have them); run and check them.
 try await checkSection5()
 
 DIContainer.reset()

@@ -37,7 +37,7 @@ struct CheckoutTests {
     }
 }
 
-/// A container of the test's own (contract §4).
+/// A container of the test's own (the Testing article).
 let box: DIContainer = {
     let box = DIContainer()
     box.register { Shared(LivePayments() as Payments) }
@@ -67,7 +67,8 @@ let box: DIContainer = {
     }
 }
 
-// Contract §5, its test lines verbatim.
+// The API contract's test lines for isolation, validate(), scopes, resolveAll, decorators and
+// factory closures, verbatim.
 
 protocol Store {}
 struct MemoryStore: Store {}
