@@ -1,5 +1,3 @@
-import Foundation
-
 extension DIContainer {
     /// Resolves every registration of ``current`` in a throwaway copy and reports what failed.
     ///
@@ -25,7 +23,7 @@ extension DIContainer {
     /// needs the main actor, which the synchronous form (blocking it) lists as not checked.
     public func validate() async -> ValidationReport {
         await withCheckedContinuation { finished in
-            Thread { finished.resume(returning: self.validate(mainActorBlocked: false)) }.start()
+            DetachedThread.start { finished.resume(returning: self.validate(mainActorBlocked: false)) }
         }
     }
 
