@@ -333,8 +333,10 @@ extension DIContainer {
         // Read in place: a copy of the whole `Factory` would retain each of its references.
         let kept = entry.kept
         // Made on its actor only; once made, a Sendable instance is shared like any other, and a
-        // non-Sendable one stays on that actor.
-        switch entry.spec.factory.isolation {
+        // non-Sendable one stays on that actor. (An async factory of main-actor code not made yet
+        // needs awaiting, wherever.)
+        let awaitsMainActor = entry.spec.factory.isAsync && entry.spec.factory.isolation.isMainActor
+        switch kept == nil && awaitsMainActor ? .none : entry.spec.factory.isolation {
         case .none: break
         case .mainActor:
             if !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) {
@@ -359,7 +361,7 @@ extension DIContainer {
         }
         if let kept { return kept }
         guard case .sync(let make) = entry.spec.factory.make else {
-            let actor = entry.spec.factory.isolation.actorName
+            let actor = awaitsMainActor ? nil : entry.spec.factory.isolation.actorName
             throw error(.notYetMade(actor: actor), for: requested, underlying: entry.value.preparationError)
         }
         if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
