@@ -55,15 +55,22 @@ extension DIContainer {
         Self.settingAsideResolution {
             var copies: [ObjectIdentifier: Entry] = [:]
             let copy = isolatedCopy(copies: &copies, forValidation: true)
-            let (entries, items, duplicates) = Resolution.lock.withLock {
+            let (entries, probed, items, duplicates) = Resolution.lock.withLock {
                 let entries = rootEntries
-                return (
-                    entries, entries.map { (copies[ObjectIdentifier($0)], servedKeys(of: $0)) },
-                    registry.value.duplicates
-                )
+                var probed = entries
+                var items = entries.map { (copies[ObjectIdentifier($0)], servedKeys(of: $0), copy) }
+                // An ancestor's factories that can only trap when they fail are probed (and not
+                // reported) too, so that what this container's factories need of them fails at once.
+                for (ancestor, itsCopy) in zip(lineage.dropFirst(), copy.lineage.dropFirst()) {
+                    for entry in ancestor.rootEntries where !entry.spec.factory.canUnwind {
+                        probed.append(entry)
+                        items.append((copies[ObjectIdentifier(entry)], ancestor.servedKeys(of: entry), itsCopy))
+                    }
+                }
+                return (entries, probed, items, registry.value.duplicates)
             }
             let probe = ValidationProbe(copy: copy, items: items)
-            let outcomes = probe.run(entries.map(\.spec), mainActorBlocked: mainActorBlocked)
+            let outcomes = probe.run(probed.map(\.spec), mainActorBlocked: mainActorBlocked).prefix(entries.count)
             recordEdges(from: copies, of: entries)
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []

@@ -94,3 +94,80 @@ var validateCapScenarios: [String: () -> Void] {
         },
     ]
 }
+
+protocol RemoteClient: Sendable {}
+final class RemoteConfig: Sendable { init(client: RemoteClient) {} }
+protocol Payments: AnyObject {}
+final class LivePayments: Payments {}
+protocol PaymentsLogger: AnyObject {}
+final class LoggingPayments: Payments { init(_ payments: Payments, logger: PaymentsLogger) {} }
+final class Thing { init() {} }
+
+/// Runs `body` on a thread of its own, then ends the process: the main thread stays free.
+func offMainThread(_ body: @escaping @Sendable () -> Void) -> Never {
+    DispatchQueue.global().async {
+        body()
+        didNotTrap()
+    }
+    dispatchMain()
+}
+
+/// Awaits `body` in a task, then ends the process: the main actor stays free.
+func awaiting(_ body: @escaping @Sendable () async -> Void) -> Never {
+    Task {
+        await body()
+        didNotTrap()
+    }
+    dispatchMain()
+}
+
+/// validate() scenarios that trapped or hung before: each prints what the report says.
+var validateTrustScenarios: [String: () -> Void] {
+    [
+        // The README's async factory whose client is missing, its non-throwing resolve() failing.
+        "validateAsyncFactoryWithFailingResolve": {
+            let box = DIContainer()
+            box.register { Shared { resolve async throws in RemoteConfig(client: resolve()) } }
+            awaiting { print(await box.validate()) }
+        },
+        // A decorator whose non-throwing resolve() fails (the docs' LoggingPayments).
+        "validateDecoratorWithFailingResolve": {
+            let box = DIContainer()
+            box.register {
+                Shared(LivePayments() as Payments)
+                Decorate(Payments.self) { payments, resolve in LoggingPayments(payments, logger: resolve()) }
+            }
+            awaiting { print(await box.validate()) }
+        },
+        // An onResolve action whose non-throwing resolve() fails.
+        "validateOnResolveWithFailingResolve": {
+            let box = DIContainer()
+            box.register { Shared(Thing.init).onResolve { _, resolve in _ = resolve(PaymentsLogger.self) } }
+            awaiting { print(await box.validate()) }
+        },
+        // A child's throwing factory that needs its parent's failing non-throwing one.
+        "validateChildNeedingAFailingParent": {
+            let parent = DIContainer()
+            parent.register { Shared { resolve in LoggingPayments(LivePayments(), logger: resolve()) as Payments } }
+            let child = DIContainer(parent: parent)
+            child.register { Shared { resolve in try RemoteConfigHolder(payments: resolve.tryResolve()) } }
+            print(child.validate())
+        },
+        // Past the cap of parked threads, a validate() of an unrelated container still returns.
+        "validateAfterTheCapStillReturns": {
+            let failing = DIContainer()
+            failing.register {
+                for index in 0..<300 { New { resolve in WantsMissing(missing: resolve()) }.named("\(index)") }
+            }
+            let healthy = DIContainer()
+            healthy.register { Shared(Thing()) }
+            offMainThread {
+                print("first problems \(failing.validate().problems.count)")
+                print("second valid \(healthy.validate().isValid)")
+                print("third valid \(healthy.validate().isValid)")
+            }
+        },
+    ]
+}
+
+final class RemoteConfigHolder { init(payments: Payments) {} }

@@ -337,7 +337,7 @@ let allScenarios = scenarios.merging(safeCoreScenarios) { first, _ in first }.me
     first
 }.merging(adversarialScenarios) { first, _ in first }.merging(validateScenarios) { first, _ in first }.merging(
     validateCapScenarios
-) { first, _ in first }
+) { first, _ in first }.merging(validateTrustScenarios) { first, _ in first }
 guard arguments.count == 2, let scenario = allScenarios[arguments[1]] else {
     print("usage: TrapScenarios <scenario>; scenarios: \(allScenarios.keys.sorted().joined(separator: ", "))")
     exit(2)

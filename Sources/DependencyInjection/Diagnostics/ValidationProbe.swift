@@ -40,8 +40,10 @@ final class ValidationProbe: @unchecked Sendable {
         wrappedValue: nil)
 
     private let copy: DIContainer
-    /// Each registration's entry in the copy and the slots it serves there.
-    private let items: [(entry: Entry?, keys: [Key])]
+    /// Each registration's entry in the copy, the slots it serves there, and the copy (of this
+    /// container or an ancestor) that holds them.
+    private let items: [Item]
+    typealias Item = (entry: Entry?, keys: [Key], container: DIContainer)
     private(set) var outcomes: [Outcome?]
     /// What the probes made, kept until validation ends (so that a `Weak` one is made once too).
     private var values: [AnyBox] = []
@@ -49,7 +51,7 @@ final class ValidationProbe: @unchecked Sendable {
     private var pending: ArraySlice<Int> = []
     private let finished = DispatchSemaphore(value: 0)
 
-    init(copy: DIContainer, items: [(entry: Entry?, keys: [Key])]) {
+    init(copy: DIContainer, items: [Item]) {
         (self.copy, self.items, outcomes) = (copy, items, Array(repeating: nil, count: items.count))
     }
 
@@ -101,7 +103,7 @@ final class ValidationProbe: @unchecked Sendable {
     /// what it makes). Lock held.
     private func check(_ index: Int) {
         do throws(ResolutionError) {
-            for key in items[index].keys { values.append(try copy.provideHere(key)) }
+            for key in items[index].keys { values.append(try items[index].container.provideHere(key)) }
             outcomes[index] = .resolved
         } catch {
             record(error, at: index)
