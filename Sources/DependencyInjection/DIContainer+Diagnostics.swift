@@ -94,25 +94,39 @@ extension DIContainer {
     }
 
     /// Lifetime mismatches and isolation conflicts of `entry`, along its recorded edges. Lock held.
+    ///
+    /// A lifetime is followed through every `New` in between (what a `New` instance keeps, its
+    /// holder keeps); an isolation conflict is a direct need.
     private func wiringProblems(of entry: Entry) -> [ValidationReport.Problem] {
-        entry.value.dependencies.compactMap { key in
-            guard let their = lookup(key)?.1.entry else { return nil }
-            let (mine, theirs) = (entry.spec, their.spec)
-            let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
-            // Off its actor, an actor's service is only ever a Shared one prepare() made (and Sendable, for the main actor).
-            let isolation = theirs.factory.isolation
-            let unreachable =
-                isolation.actor != nil
-                && (theirs.lifetime != .shared || (isolation.isMainActor && !their.value.isSendable))
-            let reason: ResolutionError.Reason
-            if mine.lifetime.outlives(theirs.lifetime) {
-                reason = .lifetimeMismatch(registration: mine.summary, dependency: theirs.summary)
-            } else if runsAnywhere, unreachable {
-                reason = .isolationConflict(registration: mine.summary, dependency: theirs.summary)
-            } else {
-                return nil
+        let mine = entry.spec
+        var reasons: [ResolutionError.Reason] = []
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(entry)]
+        func follow(_ dependent: Entry, through: [String]) {
+            for key in dependent.value.dependencies {
+                guard let their = lookup(key)?.1.entry, seen.insert(ObjectIdentifier(their)).inserted else { continue }
+                let theirs = their.spec
+                if mine.lifetime.outlives(theirs.lifetime) {
+                    let path = through.isEmpty ? "" : " (through \(through.joined(separator: " -> ")))"
+                    reasons.append(.lifetimeMismatch(registration: mine.summary, dependency: theirs.summary + path))
+                } else if theirs.lifetime == .new {
+                    follow(their, through: through + [theirs.summary])
+                }
             }
-            return .init(registration: entry.key.displayName, error: ResolutionError(reason: reason, key: entry.key))
+        }
+        follow(entry, through: [])
+        let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
+        for key in entry.value.dependencies where runsAnywhere {
+            guard let their = lookup(key)?.1.entry else { continue }
+            // Off its actor, an actor's service is only ever a Shared one prepare() made (and Sendable, for the main actor).
+            let isolation = their.spec.factory.isolation
+            if isolation.actor != nil,
+                their.spec.lifetime != .shared || (isolation.isMainActor && !their.value.isSendable)
+            {
+                reasons.append(.isolationConflict(registration: mine.summary, dependency: their.spec.summary))
+            }
+        }
+        return reasons.map {
+            .init(registration: entry.key.displayName, error: ResolutionError(reason: $0, key: entry.key))
         }
     }
 

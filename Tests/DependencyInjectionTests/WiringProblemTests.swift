@@ -11,7 +11,41 @@ private final class RequestHandler { init(context: RequestContext) {} }
 @MainActor private final class ScreenState {}
 private final class UsageAnalytics { init(state: ScreenState) {} }
 
+private final class Formatter { init(context: RequestContext) {} }
+private final class Printer { init(formatter: Formatter) {} }
+private final class AsyncA: Sendable { init(b: SyncB) {} }
+private final class SyncB { init(a: AsyncA) {} }
+
 @Suite(.timeLimit(.minutes(1))) struct WiringProblemTests {
+    @Test func aSharedKeepingAGraphThroughANewIsALifetimeMismatch() async throws {
+        let box = DIContainer()
+        box.register {
+            Graph(RequestContext.init)
+            New(Formatter.init)
+            Shared(Printer.init)
+        }
+        let report = await box.validate()
+        let mismatch = try #require(report.problems.first { $0.registration == "Printer" }, "\(report)")
+        #expect(mismatch.error.description.contains("'RequestContext' (Graph,"), "\(mismatch)")
+        #expect(mismatch.error.description.contains("through 'Formatter' (New,"), "\(mismatch)")
+        #expect(report.problems.count == 1, "\(report)")
+    }
+
+    @Test func aCycleThroughAnAsyncFactoryIsACycle() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve async throws in AsyncA(b: try resolve.tryResolve()) }
+            Shared { resolve in try SyncB(a: resolve.tryResolve()) }
+        }
+        let cycle = ResolutionError.Reason.dependencyCycle(cycle: ["AsyncA", "SyncB", "AsyncA"])
+        let report = await box.validate()
+        #expect(report.problems.first?.error.reason == cycle, "\(report)")
+        await #expect { try await box.prepare() } throws: { ($0 as? ResolutionError)?.reason == cycle }
+        await #expect { _ = try await box.resolveAsync(AsyncA.self) } throws: {
+            ($0 as? ResolutionError)?.reason == cycle
+        }
+    }
+
     @Test func sharedOrWeakThatKeepsAGraphInstanceIsALifetimeMismatch() throws {
         let box = DIContainer()
         box.register {

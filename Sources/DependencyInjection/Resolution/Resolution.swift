@@ -361,6 +361,11 @@ extension DIContainer {
         }
         if let kept { return kept }
         guard case .sync(let make) = entry.spec.factory.make else {
+            // Asked for by what its own async run is making: a cycle, not something to await.
+            if let run = AsyncMaking.running?.chain.first(where: { $0.entry === entry }) {
+                let cycle = [run.requested.displayName] + Resolution.state.path + [requested.displayName]
+                throw error(.dependencyCycle(cycle: cycle), for: requested)
+            }
             let actor = awaitsMainActor ? nil : entry.spec.factory.isolation.actorName
             throw error(.notYetMade(actor: actor), for: requested, underlying: entry.value.preparationError)
         }
