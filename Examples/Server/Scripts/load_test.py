@@ -11,7 +11,7 @@ only), and checks what per-request injection promises:
 - no request failed (no status other than 200, no dropped connection);
 - clients that hang up while their request runs leave nothing behind;
 - after the load, no request context is alive, and resident memory grew less than a bound;
-- each server exits with status 0 on SIGTERM.
+- on SIGTERM, each server answers the request it is running, then exits with status 0.
 
 Then it prints the throughput, p99 latency and server CPU time per request of both versions,
 and their ratios: a benchmark, which never fails on the numbers. Every wait is bounded.
@@ -97,17 +97,24 @@ class Server:
                 return stats
             await asyncio.sleep(0.05)
 
-    async def stop(self, timeout):
-        """SIGTERM, then the exit status (None if it did not exit within `timeout` seconds)."""
+    async def stop_during_request(self, timeout):
+        """Sends SIGTERM while a GET /slow runs: (its HTTP status, the request id it echoed, the
+        server's exit status, or None if it did not exit within `timeout` seconds)."""
+        reader, writer = await asyncio.open_connection(HOST, self.port)
+        writer.write(b"GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-ID: in-flight\r\n\r\n")
+        await self.poll_stats(lambda stats: stats["liveContexts"] >= 1, timeout)
         self.process.send_signal(signal.SIGTERM)
         try:
-            status = await asyncio.wait_for(self.process.wait(), timeout)
+            status, _, body = await asyncio.wait_for(read_response(reader), timeout)
+            exit_status = await asyncio.wait_for(self.process.wait(), timeout)
             await asyncio.wait_for(self.drain, timeout)
-            return status
-        except asyncio.TimeoutError:
+            return status, json.loads(body)["requestID"], exit_status
+        except (asyncio.TimeoutError, asyncio.IncompleteReadError, ConnectionError):
             self.process.kill()
             await self.process.wait()
-            return None
+            return None, None, None
+        finally:
+            writer.close()
 
 
 async def read_response(reader):
@@ -206,7 +213,7 @@ async def main():
     parser.add_argument("--warmup", type=int, default=4_000, help="requests before the baseline")
     parser.add_argument("--abandoned", type=int, default=200, help="slow requests hung up on")
     parser.add_argument("--slow-ms", type=int, default=2_000, help="how long GET /slow takes")
-    parser.add_argument("--memory-bound-mib", type=float, default=16, help="allowed resident growth")
+    parser.add_argument("--memory-bound-mib", type=float, default=10, help="allowed resident growth after the warm-up")
     arguments = parser.parse_args()
 
     servers = [Server(arguments.binary, wiring, arguments.slow_ms) for wiring in ("container", "hand-wired")]
@@ -255,8 +262,10 @@ async def main():
 
         for server in servers:
             started = time.monotonic()
-            status = await server.stop(timeout=15)
-            check(status == 0, f"{server.wiring}: SIGTERM: exited with status {status} "
+            status, request_id, exit_status = await server.stop_during_request(timeout=15)
+            check(status == 200 and request_id == "in-flight" and exit_status == 0,
+                  f"{server.wiring}: SIGTERM during a GET /slow: the request was answered ({status}, "
+                  f"{request_id}), then the server exited with status {exit_status} "
                   f"in {time.monotonic() - started:.2f} s")
     except BaseException:
         for server in servers:
