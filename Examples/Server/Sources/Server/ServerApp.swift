@@ -14,7 +14,8 @@ import Logging
 ///
 /// `--port 0` binds any free port. Once listening, the server prints one line,
 /// `Listening on http://HOST:PORT (WIRING)`, and runs until SIGTERM or SIGINT, after which it
-/// finishes the requests in flight and exits with status 0.
+/// finishes the requests in flight and exits with status 0. The environment may set `LOG_LEVEL`
+/// (`debug` logs each greeting), `GREETING` and `SLOW_RESPONSE_MS` (see ``ServerSettings``).
 @main
 struct ServerApp {
     static func main() async throws {
@@ -25,7 +26,11 @@ struct ServerApp {
             write(line: "\(error)\nusage: Server [--port PORT] [--hostname HOST] [--hand-wired]", to: STDERR_FILENO)
             exit(2)
         }
-        let logger = Logger(label: "Server")
+        var logger = Logger(label: "Server")
+        // LOG_LEVEL=debug shows each greeting logged by the decorator.
+        if let level = getenv("LOG_LEVEL").flatMap({ Logger.Level(rawValue: String(cString: $0)) }) {
+            logger.logLevel = level
+        }
         let router = Router()
         try await options.wiring.addGreetingRoutes(to: router, logger: logger)
         router.get("stats") { _, _ in ServerStats.now() }
