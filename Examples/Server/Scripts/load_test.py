@@ -48,7 +48,9 @@ class Server:
     def __init__(self, binary, wiring, slow_ms):
         self.binary, self.wiring, self.slow_ms = binary, wiring, slow_ms
         self.process, self.port, self.output = None, None, []
-        self.context_ids = set()
+        self.drain = None  # the task that keeps reading the server's output
+        self.baseline = None  # /stats after the warm-up
+        self.context_ids = set()  # every context id the server answered with
 
     async def start(self, timeout):
         arguments = ["--port", "0"] + (["--hand-wired"] if self.wiring == "hand-wired" else [])
