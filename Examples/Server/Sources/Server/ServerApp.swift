@@ -1,4 +1,3 @@
-import DependencyInjection
 import Hummingbird
 import Logging
 
