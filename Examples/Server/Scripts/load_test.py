@@ -91,12 +91,20 @@ class Server:
             writer.close()
 
     async def poll_stats(self, until, timeout):
-        """Polls /stats until `until(stats)` holds or `timeout` seconds pass; the last stats."""
+        """Polls /stats until `until(stats)` holds or `timeout` seconds pass; the last stats. A
+        refused or dropped connection counts as not yet, until the time is up."""
         deadline = time.monotonic() + timeout
         while True:
-            stats = await self.stats()
-            if until(stats) or time.monotonic() > deadline:
-                return stats
+            try:
+                stats = await self.stats()
+                if until(stats):
+                    return stats
+            except (ConnectionError, asyncio.IncompleteReadError):
+                if time.monotonic() > deadline:
+                    raise
+            else:
+                if time.monotonic() > deadline:
+                    return stats
             await asyncio.sleep(0.05)
 
     async def stop_during_request(self, timeout):
@@ -223,16 +231,16 @@ async def main():
     try:
         for server in servers:
             await server.start(timeout=30)
-            stats = await server.poll_stats(lambda stats: True, timeout=30)
+            await server.poll_stats(lambda stats: True, timeout=30)  # until it answers
             print(f"{server.wiring}: listening on {HOST}:{server.port}, pid {server.process.pid}", flush=True)
             await run_load(server, f"{server.wiring}-warmup", arguments.warmup, arguments.connections)
             server.baseline = await server.stats()
 
-        for round in range(1, arguments.rounds + 1):
+        for round_number in range(1, arguments.rounds + 1):
             for server in servers:
-                print(f"{server.wiring}, round {round}: {arguments.requests} requests over "
+                print(f"{server.wiring}, round {round_number}: {arguments.requests} requests over "
                       f"{arguments.connections} connections", flush=True)
-                result = await run_load(server, f"{server.wiring}-{round}", arguments.requests, arguments.connections)
+                result = await run_load(server, f"{server.wiring}-{round_number}", arguments.requests, arguments.connections)
                 results[server.wiring].append(result)
                 answered = len(result.latencies)
                 check(not result.failures, f"no request failed (no non-200 status, no dropped connection): "
