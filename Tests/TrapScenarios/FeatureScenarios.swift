@@ -1,6 +1,6 @@
 import DependencyInjection
 
-// Traps of issue 23's features: factory closures (assisted injection).
+// Traps of factory closures (assisted injection).
 
 final class Detail {
     init(id: String) {}

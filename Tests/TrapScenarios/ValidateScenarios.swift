@@ -2,7 +2,7 @@ import DependencyInjection
 import Dispatch
 import Foundation
 
-// validate() scenarios that could crash or hang the process (see `ValidateAdversarialTests`): each
+// validate() scenarios that could crash or hang the process (see `ValidationCrashScenarioTests`): each
 // prints the report, then `did-not-trap`; a crash or a hang fails the test that runs it.
 
 protocol Missing: AnyObject {}

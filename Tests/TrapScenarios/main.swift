@@ -310,7 +310,7 @@ let scenarios: [String: () -> Void] = [
         didNotTrap()
     },
     // validate() called on the main thread, for a factory that waits for the main queue when it
-    // runs anywhere else (issue 22): it must neither deadlock nor report a false problem.
+    // runs anywhere else: it must neither deadlock nor report a false problem.
     "validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueue": {
         let box = DIContainer()
         registerAFactoryThatWaitsForTheMainQueueOffIt(in: box)

@@ -1,7 +1,7 @@
 import DependencyInjection
 import Testing
 
-// What the messages of issue 22 say: a misspelt name, an argument inferred as a metatype, a
+// What the messages say: a misspelt name, an argument inferred as a metatype, a
 // concrete type registered where a protocol is needed, names that need escaping, failures
 // inside async factories and after a failed prepare().
 

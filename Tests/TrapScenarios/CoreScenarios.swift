@@ -1,4 +1,4 @@
-// Trap scenarios of the `SafeCore…` regression tests (run by `SafeCoreTrapTests`); the protocol
+// Trap scenarios of the core (run by `TrapScenarioTests`); the protocol
 // is the one main.swift describes.
 
 import DependencyInjection

@@ -2,7 +2,7 @@ import DependencyInjection
 import Foundation
 import Testing
 
-// Review of the unretained frames and of registrations that make their entries where they are
+// Registrations that make their entries where they are written, and the unretained frames that
 // written: stored registrations and modules reused across containers and threads, failed installs
 // registered again, isolation of what they make, and containers let go while they resolve.
 
@@ -26,7 +26,7 @@ private final class ContainerHolder: @unchecked Sendable {
     var box: DIContainer?
 }
 
-@Suite(.timeLimit(.minutes(1))) struct EntryAdoptionReviewTests {
+@Suite(.timeLimit(.minutes(1))) struct StoredRegistrationTests {
     @Test func aStaticModuleRegisteredIntoManyContainersAtOnceGivesEachItsOwnInstances() {
         let count = 64
         let boxes = (0..<count).map { _ in DIContainer() }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-// Adversarial scenarios for `validate()` (issue 22; the Diagnostics article): it must never crash or hang the
+// Adversarial scenarios for `validate()` (the Diagnostics article): it must never crash or hang the
 // process and must keep its cap of parked threads. Each runs in the TrapScenarios executable (see
 // `ValidateScenarios.swift`), terminated past a timeout, because the failure mode is a crash.
 //
@@ -14,7 +14,7 @@ import Testing
 // safe one, and listing every synchronous registration as unchecked would give up checking
 // throwing closures and initializers, which the issue promises to check fully.
 
-@Suite(.timeLimit(.minutes(2))) struct ValidateAdversarialTests {
+@Suite(.timeLimit(.minutes(2))) struct ValidationCrashScenarioTests {
     private func expectNoCrash(_ scenario: String) throws {
         let run = try TrapRun.run(scenario, timeout: 30)
         #expect(!run.trapped, "\(run.stderr)")

@@ -4,7 +4,7 @@ import Testing
 
 // Deep and wide graphs: long chains resolve, chains and cycles longer than
 // `Resolution.maximumDepth` are errors rather than stack overflows, and a factory with thousands
-// of dependencies costs linear time. The same on a thread with a 512 KiB stack: `SafeCoreTrapTests`
+// of dependencies costs linear time. The same on a thread with a 512 KiB stack: `TrapScenarioTests`
 // (in a process of its own, so that an overflow fails one test, not the whole run).
 
 /// One link of a chain of named registrations.
@@ -69,7 +69,7 @@ private func expectTooDeep(_ error: ResolutionError?, sourceLocation: SourceLoca
     #expect(error?.description.contains("nested steps") == true, sourceLocation: sourceLocation)
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SafeCoreDeepGraphTests {
+@Suite(.timeLimit(.minutes(1))) struct DeepGraphTests {
     @Test func chainOf150DistinctRegistrationsResolves() throws {
         let box = chain(of: 150)
         #expect(try box.tryResolve(Link.self, name: "0").length == 150)

@@ -4,7 +4,7 @@ import Testing
 
 // Adversarial scenarios for isolation following the value (the ConcurrencyAndActors article), the main-actor hop and
 // releasing after the lock. Each test names the behaviour it expects; scenarios that could hang run
-// in the TrapScenarios executable (see `AdversarialScenarios.swift`), terminated past a timeout.
+// in the TrapScenarios executable (see `MainActorHopScenarios.swift`), terminated past a timeout.
 
 /// The reason `body` failed with; `nil` if it did not.
 private func failureReason(_ body: () throws -> Void) -> ResolutionError.Reason? {
@@ -73,7 +73,7 @@ extension DIScope {
 }
 
 @Suite(.timeLimit(.minutes(2)))
-struct IsolationAdversarialTests {
+struct IsolationEdgeCaseTests {
     // MARK: Non-Sendable values never leave their actor
 
     @Test func aModuleBuiltInAnActorMethodKeepsItsNonSendableValueOnTheActor() async {

@@ -1,4 +1,4 @@
-// Adversarial scenarios for the main-actor hop (see `IsolationAdversarialTests`): each prints what
+// Adversarial scenarios for the main-actor hop (see `IsolationEdgeCaseTests`): each prints what
 // it saw, then `did-not-trap`; a hang is terminated by the test and fails there.
 
 import DependencyInjection

@@ -41,19 +41,28 @@ struct TrapRun {
         // The runtime's crash backtracer takes seconds per crash and adds nothing here.
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
-        let stdout = Pipe()
-        let stderr = Pipe()
+        // Output goes to files, not pipes: reading a pipe while other tests' children exit can fail
+        // with EINTR (SIGCHLD), which Foundation's readDataToEndOfFile turns into a crash.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TrapRun-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (outURL, errURL) = (directory.appendingPathComponent("out"), directory.appendingPathComponent("err"))
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let (stdout, stderr) = (try FileHandle(forWritingTo: outURL), try FileHandle(forWritingTo: errURL))
+        defer {
+            try? stdout.close()
+            try? stderr.close()
+        }
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [process] in
             if process.isRunning { process.terminate() }
         }
-        // A scenario prints a few hundred bytes, far below a pipe's buffer, so reading one pipe
-        // after the other cannot stall the child.
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let out = (try? Data(contentsOf: outURL)) ?? Data()
+        let err = (try? Data(contentsOf: errURL)) ?? Data()
         return TrapRun(
             scenario: scenario,
             stdout: String(decoding: out, as: UTF8.self),
@@ -157,7 +166,7 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         #expect(location.hasPrefix("TrapScenarios/main.swift:"), "\(run.stderr)")
         let source = try String(
             contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../TrapScenarios/main.swift"), encoding: .utf8)
+                .appendingPathComponent("../../TrapScenarios/main.swift"), encoding: .utf8)
         let line = try #require(Int(location.split(separator: ":").last ?? ""))
         #expect(source.components(separatedBy: "\n")[line - 1].contains(code), "\(location)")
     }

@@ -2,7 +2,8 @@
 import Foundation
 import Testing
 
-// Regressions of how the issue 21–24 branches were merged: features that each worked alone.
+// Features that each work alone, together: strict mode and validate(), scope runs and failed
+// resolutions, decorators and release after the lock.
 
 private final class StrictReports: @unchecked Sendable {
     // Unchecked: `items` is read and written only with `lock` held.
@@ -16,7 +17,7 @@ private final class MergeToken {}
 private final class MergeFailing {}
 private struct MergeOffline: Error {}
 
-@Suite(.timeLimit(.minutes(1))) struct MergeRegressionTests {
+@Suite(.timeLimit(.minutes(1))) struct FeatureInteractionTests {
     @Test func validateInAStrictContainerReportsNoResolveOfTheTest() {
         let box = DIContainer()
         box.register {

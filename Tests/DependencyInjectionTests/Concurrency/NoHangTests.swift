@@ -40,7 +40,7 @@ private final class Feature {
     init(settings: Settings) { self.settings = settings }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SafeCoreHangTests {
+@Suite(.timeLimit(.minutes(1))) struct NoHangTests {
     @Test func validateReturnsWhenAFactoryResolvesFromItsOwnContainerAndFails() throws {
         let box = DIContainer()
         box.register {

@@ -106,7 +106,7 @@ private final class Counter: @unchecked Sendable {
         #expect(ping.error.description.hasPrefix("Dependency cycle: Ping -> Pong -> Ping."))
     }
 
-    /// Main-actor factories are checked on the main actor (issue 22); only arguments stay unchecked.
+    /// Main-actor factories are checked on the main actor; only arguments stay unchecked.
     @Test func parameterizedRegistrationsAreListedAsNotCheckedAndMainActorOnesAreChecked() {
         let box = DIContainer()
         box.register {
@@ -322,18 +322,21 @@ private final class Counter: @unchecked Sendable {
                 Shared { resolve in SMTPMailer(transport: resolve()) as Mailer }.named("quote\"d")
             }
             _ = box.validate()
+            // Files, not pipes (see `TrapRun.run`).
+            let base = FileManager.default.temporaryDirectory.appendingPathComponent("graph-\(UUID().uuidString)")
+            let (graph, errorsURL) = (base.appendingPathExtension("dot"), base.appendingPathExtension("err"))
+            defer { for url in [graph, errorsURL] { try? FileManager.default.removeItem(at: url) } }
+            try Data(box.dependencyGraph().utf8).write(to: graph)
+            FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+            let errors = try FileHandle(forWritingTo: errorsURL)
+            defer { try? errors.close() }
             let process = Process()
             process.executableURL = URL(fileURLWithPath: dotPath)
-            process.arguments = ["-Tsvg", "-o", "/dev/null"]
-            let input = Pipe()
-            let errors = Pipe()
-            process.standardInput = input
+            process.arguments = ["-Tsvg", "-o", "/dev/null", graph.path]
             process.standardError = errors
             try process.run()
-            input.fileHandleForWriting.write(Data(box.dependencyGraph().utf8))
-            try input.fileHandleForWriting.close()
             process.waitUntilExit()
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            let message = String(decoding: (try? Data(contentsOf: errorsURL)) ?? Data(), as: UTF8.self)
             #expect(process.terminationStatus == 0, "dot rejected the graph: \(message)")
         }
     #endif

@@ -1,7 +1,7 @@
 import DependencyInjection
 import Foundation
 
-// Shared by the `SafeCore…` suites: regression scenarios for the core's transaction, release and
+// Shared by the scenario suites: scenarios for the core's transaction, release and
 // locking rules, found by adversarial testing of the previous core.
 
 /// A value that factories, `deinit`s and threads update, guarded by a lock of its own.

@@ -1,9 +1,9 @@
 import Testing
 
-// Scenarios of the `SafeCore…` regression tests that must end the process with a clear message,
+// Scenarios of the core (transactions, release, containers) that must end the process with a clear message,
 // never a crash without one: each runs in its own process (see `TrapRun`).
 
-@Suite(.timeLimit(.minutes(1))) struct SafeCoreTrapTests {
+@Suite(.timeLimit(.minutes(1))) struct TrapScenarioTests {
     @Test(arguments: ["resolverUsedAfterItsContainer", "resolverKeptByAnInstanceAfterContainerIsGone"])
     func resolverUsedAfterItsContainerIsGoneTrapsWithAMessage(scenario: String) throws {
         let run = try TrapRun.run(scenario)

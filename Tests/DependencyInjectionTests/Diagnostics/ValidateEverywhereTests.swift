@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import Testing
 
-// validate() checks every registration wherever it is called (issue 22): main-actor ones on the
+// validate() checks every registration wherever it is called: main-actor ones on the
 // main actor, global-actor ones on their actor, async ones awaited, each factory once, without
 // hanging or crashing however many non-throwing factories fail.
 

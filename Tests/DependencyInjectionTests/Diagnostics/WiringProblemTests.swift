@@ -1,7 +1,7 @@
 import DependencyInjection
 import Testing
 
-// What validate() reports beyond failures (issue 22): lifetime mismatches, isolation conflicts and
+// What validate() reports beyond failures: lifetime mismatches, isolation conflicts and
 // the same type and name registered twice in one register call or Module.
 
 private final class RequestContext {}

@@ -2,7 +2,7 @@ import DependencyInjection
 import Foundation
 import Testing
 
-// Regression scenarios for the core's rules: a failed top-level resolution keeps nothing it made,
+// Scenarios for the core's rules: a failed top-level resolution keeps nothing it made,
 // values are released once the state is consistent (a `deinit` may resolve), a `Graph` instance
 // belongs to the entry that made it, and a factory's wrappers resolve from the container running
 // it. Every test uses containers of its own.
@@ -77,7 +77,7 @@ private func registerDeinitResolver(
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SafeCoreReleaseTests {
+@Suite(.timeLimit(.minutes(1))) struct ReleaseScenarioTests {
     @Test func graphInstanceWhoseDeinitResolvesIsReleasedOnce() {
         let box = DIContainer()
         let made = Guarded(0)
@@ -264,7 +264,7 @@ private func registerDeinitResolver(
     }
 }
 
-extension SafeCoreReleaseTests {
+extension ReleaseScenarioTests {
     @Test func instanceOfAContainerDroppedMidResolutionIsReleasedAfterTheLock() {
         let first = DIContainer()
         let lockWasFree = Guarded<[Bool]>([])
@@ -335,7 +335,7 @@ private final class Salutation {
 private struct Unreachable: Error {}
 private struct RefusedOnce: Error {}
 
-@Suite(.timeLimit(.minutes(1))) struct SafeCoreTransactionTests {
+@Suite(.timeLimit(.minutes(1))) struct TransactionScenarioTests {
     @Test func sharedMadeDuringAFailedResolutionIsMadeAgainWithItsAction() throws {
         let box = DIContainer()
         let made = Guarded(0)
@@ -538,7 +538,7 @@ private final class LateBinder {
     init(resolve: Resolver) { self.resolve = resolve }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SafeCoreContainerTests {
+@Suite(.timeLimit(.minutes(1))) struct ContainerScenarioTests {
     @Test func factoryResettingAnotherContainerGetsTheNewGraphRegistration() {
         let first = DIContainer()
         let second = DIContainer()
@@ -649,7 +649,7 @@ private final class CycleEntrance {
     init(left: CycleLeft) {}
 }
 
-@Suite(.timeLimit(.minutes(1))) struct SafeCoreMessageTests {
+@Suite(.timeLimit(.minutes(1))) struct MessageScenarioTests {
     @Test func factoryTakingAnEmptyTupleResolvesWithoutArguments() throws {
         let box = DIContainer()
         box.register { New { (_: Resolver, _: ()) in Ticket("empty tuple") } }

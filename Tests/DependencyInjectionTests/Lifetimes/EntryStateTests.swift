@@ -2,29 +2,29 @@ import DependencyInjection
 import Foundation
 import Testing
 
-// Review of the smaller entries (issue 24): what few entries keep out of line (a `Weak` instance,
+// What an entry keeps out of line and shares between copies: what few entries keep out of line (a `Weak` instance,
 // an async run, failures kept for later), what few registrations keep out of line (Weak's handling,
 // a scope, onResolve actions), a global actor's name read from its type, and a table that keeps no
 // keys (a slot's key is its alias's type or its entry's, with its entry's name).
 
 // MARK: - Fixtures
 
-@globalActor actor EntrySizeReviewActor {
-    static let shared = EntrySizeReviewActor()
+@globalActor actor EntryStateActor {
+    static let shared = EntryStateActor()
 }
 
 /// An actor instance (not a global actor) whose method registers: its name is the actor's type's.
-actor EntrySizeReviewRegistrar {
-    func register(in box: DIContainer) { box.register { Shared(EntrySizeReviewPlain()) } }
+actor EntryStateRegistrar {
+    func register(in box: DIContainer) { box.register { Shared(EntryStatePlain()) } }
 }
 
 /// Not Sendable: a value made on an actor stays there.
-final class EntrySizeReviewPlain {
+final class EntryStatePlain {
     var count = 0
 }
 
 /// Decorated by a decorator written on the review's global actor.
-final class EntrySizeReviewDecorated: Sendable {}
+final class EntryStateDecorated: Sendable {}
 
 private protocol ReviewStore: AnyObject { var tag: String { get } }
 private final class ReviewSQL: ReviewStore {
@@ -144,33 +144,33 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
     }.value
 }
 
-@EntrySizeReviewActor private func registerPlainOnTheReviewActor(in box: DIContainer) {
-    box.register { Shared(EntrySizeReviewPlain()) }
+@EntryStateActor private func registerPlainOnTheStateActor(in box: DIContainer) {
+    box.register { Shared(EntryStatePlain()) }
 }
 
-@EntrySizeReviewActor private func registerFailingOnTheReviewActor(in box: DIContainer) {
-    box.register { Shared { _ throws -> EntrySizeReviewPlain in throw Offline() } }
+@EntryStateActor private func registerFailingOnTheStateActor(in box: DIContainer) {
+    box.register { Shared { _ throws -> EntryStatePlain in throw Offline() } }
 }
 
-@EntrySizeReviewActor private func registerDecoratorOnTheReviewActor(in box: DIContainer) {
-    box.register { Decorate(EntrySizeReviewDecorated.self) { value, _ in value } }
+@EntryStateActor private func registerDecoratorOnTheStateActor(in box: DIContainer) {
+    box.register { Decorate(EntryStateDecorated.self) { value, _ in value } }
 }
 
-@EntrySizeReviewActor private func registerTwiceOnTheReviewActor(in box: DIContainer) {
+@EntryStateActor private func registerTwiceOnTheStateActor(in box: DIContainer) {
     box.register {
-        Shared(EntrySizeReviewPlain())
-        Shared(EntrySizeReviewPlain())
+        Shared(EntryStatePlain())
+        Shared(EntryStatePlain())
     }
 }
 
 /// On the actor, an async resolve hands the value out (it knows where it runs).
-@EntrySizeReviewActor private func countOnTheReviewActor(in box: DIContainer) async throws -> Int {
-    try await box.resolveAsync(EntrySizeReviewPlain.self).count
+@EntryStateActor private func countOnTheStateActor(in box: DIContainer) async throws -> Int {
+    try await box.resolveAsync(EntryStatePlain.self).count
 }
 
 // MARK: - Weak
 
-@Suite(.timeLimit(.minutes(1))) struct EntrySizeReviewWeakTests {
+@Suite(.timeLimit(.minutes(1))) struct EntryStateWeakTests {
     @Test func aWeakInstanceGoesWithItsLastOutsideReferenceAndIsMadeAgain() throws {
         let made = Tally()
         let gone = Tally()
@@ -332,7 +332,7 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
 
 // MARK: - Async runs
 
-@Suite(.timeLimit(.minutes(1))) struct EntrySizeReviewAsyncTests {
+@Suite(.timeLimit(.minutes(1))) struct EntryStateAsyncTests {
     @Test func twoConcurrentAsyncResolvesShareOneRun() async throws {
         let gate = ReviewGate()
         let box = DIContainer()
@@ -464,12 +464,12 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
 
     @Test func aFailedPrepareOfAGlobalActorServiceNamesTheActorAndWhy() async throws {
         let box = DIContainer()
-        await registerFailingOnTheReviewActor(in: box)
+        await registerFailingOnTheStateActor(in: box)
         await #expect(throws: ResolutionError.self) { try await box.prepare() }
         for _ in 0..<2 {
-            let error = await reviewErrorOffActors { _ = try box.tryResolve(EntrySizeReviewPlain.self) }
-            #expect(error?.reason == .notYetMade(actor: "EntrySizeReviewActor"))
-            #expect(error?.description.contains("EntrySizeReviewActor") == true, "\(String(describing: error))")
+            let error = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+            #expect(error?.reason == .notYetMade(actor: "EntryStateActor"))
+            #expect(error?.description.contains("EntryStateActor") == true, "\(String(describing: error))")
             #expect(error?.description.contains("prepare() failed to make it") == true, "\(String(describing: error))")
         }
     }
@@ -477,56 +477,56 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
 
 // MARK: - A global actor's name
 
-@Suite(.timeLimit(.minutes(1))) struct EntrySizeReviewActorNameTests {
+@Suite(.timeLimit(.minutes(1))) struct EntryStateActorNameTests {
     @Test func notYetMadeAndNotSendableNameTheGlobalActor() async throws {
         let box = DIContainer()
-        await registerPlainOnTheReviewActor(in: box)
-        let notYet = await reviewErrorOffActors { _ = try box.tryResolve(EntrySizeReviewPlain.self) }
-        #expect(notYet?.reason == .notYetMade(actor: "EntrySizeReviewActor"))
+        await registerPlainOnTheStateActor(in: box)
+        let notYet = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+        #expect(notYet?.reason == .notYetMade(actor: "EntryStateActor"))
         #expect(
             notYet?.description.hasPrefix(
-                "'EntrySizeReviewPlain' is made by a factory isolated to EntrySizeReviewActor")
+                "'EntryStatePlain' is made by a factory isolated to EntryStateActor")
                 == true, "\(String(describing: notYet))")
-        let notSendableAsync = await reviewErrorOffActors { _ = try await box.resolveAsync(EntrySizeReviewPlain.self) }
-        #expect(notSendableAsync?.reason == .notSendable(actor: "EntrySizeReviewActor"))
-        #expect(notSendableAsync?.description.contains("EntrySizeReviewActor") == true)
+        let notSendableAsync = await reviewErrorOffActors { _ = try await box.resolveAsync(EntryStatePlain.self) }
+        #expect(notSendableAsync?.reason == .notSendable(actor: "EntryStateActor"))
+        #expect(notSendableAsync?.description.contains("EntryStateActor") == true)
         try await box.prepare()
-        #expect(try await countOnTheReviewActor(in: box) == 0)
-        let notSendable = await reviewErrorOffActors { _ = try box.tryResolve(EntrySizeReviewPlain.self) }
-        #expect(notSendable?.reason == .notSendable(actor: "EntrySizeReviewActor"))
-        #expect(notSendable?.description.contains("EntrySizeReviewActor") == true, "\(String(describing: notSendable))")
+        #expect(try await countOnTheStateActor(in: box) == 0)
+        let notSendable = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+        #expect(notSendable?.reason == .notSendable(actor: "EntryStateActor"))
+        #expect(notSendable?.description.contains("EntryStateActor") == true, "\(String(describing: notSendable))")
     }
 
     @Test func anActorInstancesRegistrationIsNamedByItsType() async {
         let box = DIContainer()
-        await EntrySizeReviewRegistrar().register(in: box)
-        let error = await reviewErrorOffActors { _ = try box.tryResolve(EntrySizeReviewPlain.self) }
-        #expect(error?.reason == .notYetMade(actor: "EntrySizeReviewRegistrar"))
-        #expect(error?.description.contains("EntrySizeReviewRegistrar") == true, "\(String(describing: error))")
+        await EntryStateRegistrar().register(in: box)
+        let error = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+        #expect(error?.reason == .notYetMade(actor: "EntryStateRegistrar"))
+        #expect(error?.description.contains("EntryStateRegistrar") == true, "\(String(describing: error))")
     }
 
     @Test func aDecoratorOnAGlobalActorNamesItWhenItCannotRun() async {
         let box = DIContainer()
-        box.register { New(EntrySizeReviewDecorated()) }
-        await registerDecoratorOnTheReviewActor(in: box)
-        let error = await reviewErrorOffActors { _ = try box.tryResolve(EntrySizeReviewDecorated.self) }
-        #expect(error?.reason == .notYetMade(actor: "EntrySizeReviewActor"))
+        box.register { New(EntryStateDecorated()) }
+        await registerDecoratorOnTheStateActor(in: box)
+        let error = await reviewErrorOffActors { _ = try box.tryResolve(EntryStateDecorated.self) }
+        #expect(error?.reason == .notYetMade(actor: "EntryStateActor"))
     }
 
     @Test func aDuplicateRegistrationsSummaryNamesTheGlobalActor() async {
         let box = DIContainer()
-        await registerTwiceOnTheReviewActor(in: box)
+        await registerTwiceOnTheStateActor(in: box)
         let report = await box.validate()
         let duplicate = report.problems.first {
             if case .duplicateRegistration = $0.error.reason { true } else { false }
         }
-        #expect(duplicate?.description.contains("on EntrySizeReviewActor") == true, "\(report)")
+        #expect(duplicate?.description.contains("on EntryStateActor") == true, "\(report)")
     }
 }
 
 // MARK: - Shared extras: copying a registration and changing the copy
 
-@Suite(.timeLimit(.minutes(1))) struct EntrySizeReviewExtrasTests {
+@Suite(.timeLimit(.minutes(1))) struct EntryStateExtrasTests {
     @Test func actionsAddedToBranchesOfOneRegistrationStayOnTheirBranch() throws {
         let log = ReviewLogBook()
         let root = Shared { ReviewSQL(tag: "x") }.onResolve { _, _ in log.append("1") }
@@ -677,7 +677,7 @@ private func permutation(_ seed: Int, of count: Int) -> [Int] {
     return order
 }
 
-@Suite(.timeLimit(.minutes(1))) struct EntrySizeReviewKeyTests {
+@Suite(.timeLimit(.minutes(1))) struct EntryStateKeyTests {
     @Test func namedAndAliasedSlotsUnregisteredInManyOrdersLeaveEveryOtherKeyServed() {
         let (_, keys) = reviewTable()
         var factorial = 1
@@ -846,7 +846,7 @@ private func permutation(_ seed: Int, of count: Int) -> [Int] {
 
 // MARK: - Failures kept by a validate() copy
 
-@Suite(.timeLimit(.minutes(1))) struct EntrySizeReviewValidationTests {
+@Suite(.timeLimit(.minutes(1))) struct EntryStateValidationTests {
     @Test func aFailureValidateRecordsInItsCopyDoesNotReachTheOriginal() throws {
         let attempts = Tally()
         let box = DIContainer()
