@@ -327,7 +327,7 @@ private final class Counter: @unchecked Sendable {
             let (graph, errorsURL) = (base.appendingPathExtension("dot"), base.appendingPathExtension("err"))
             defer { for url in [graph, errorsURL] { try? FileManager.default.removeItem(at: url) } }
             try Data(box.dependencyGraph().utf8).write(to: graph)
-            FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
             let errors = try FileHandle(forWritingTo: errorsURL)
             defer { try? errors.close() }
             let process = Process()

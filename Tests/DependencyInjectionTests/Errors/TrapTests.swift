@@ -47,8 +47,8 @@ struct TrapRun {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let (outURL, errURL) = (directory.appendingPathComponent("out"), directory.appendingPathComponent("err"))
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let (stdout, stderr) = (try FileHandle(forWritingTo: outURL), try FileHandle(forWritingTo: errURL))
         defer {
             try? stdout.close()
