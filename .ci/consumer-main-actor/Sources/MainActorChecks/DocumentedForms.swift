@@ -19,6 +19,11 @@ nonisolated enum AppModules {
     }
 }
 
+/// The README's global module, `nonisolated` as it writes it for use from nonisolated code.
+nonisolated let payments = Module {
+    Shared(LivePayments.init, as: Payments.self).named("nonisolated global")
+}
+
 /// GettingStarted's computed module, as written: main-actor here, used from main-actor code.
 enum Features {
     static var routing: Module {
@@ -101,6 +106,7 @@ final class Catalog {
 nonisolated func nonisolatedRegistrations() -> Module {
     Module {
         AppModules.core
+        payments
         Shared(PrintLogger.init, as: Logger.self)
         Shared { @MainActor in LiveAPIClient() as APIClient }
         Decorate(APIClient.self) { @MainActor client, resolve in LoggingAPIClient(client, logger: resolve()) }
@@ -141,6 +147,10 @@ func checkDocumentedForms() async {
         "… and on the main actor, decorates once")
     let report = await box.validate()
     Checks.expect(report.isValid, "await validate() of the nonisolated registrations: \(report)")
+
+    Checks.expect(
+        box.resolve(Payments.self, name: "nonisolated global").provider == "live",
+        "nonisolated let payments = Module { … }, registered from nonisolated code")
 
     let byInitializer = DIContainer()
     byInitializer.register { routerByInitializer() }
