@@ -9,6 +9,11 @@ import Testing
 
 nonisolated final class MockLogger: Logger {}
 
+/// The README's form: a nonisolated mock of a main-actor protocol with a requirement.
+nonisolated final class NonisolatedMockPayments: Payments {
+    let provider = "nonisolated mock"
+}
+
 nonisolated enum TestModules {
     static let mocks = Module { New(MockLogger() as Logger) }
 }
@@ -17,6 +22,11 @@ nonisolated enum TestModules {
     @Test(.dependencies { New(MockLogger() as Logger) })
     func aNonisolatedMock() {
         #expect(DIContainer.resolve(Logger.self) is MockLogger)
+    }
+
+    @Test(.dependencies { New(NonisolatedMockPayments() as Payments) })
+    func aNonisolatedMockOfAMainActorProtocol() {
+        #expect(DIContainer.resolve(Payments.self).provider == "nonisolated mock")
     }
 
     @Test(.dependencies { New { @MainActor in MockPayments() as Payments } })
