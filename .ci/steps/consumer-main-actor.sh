@@ -6,7 +6,9 @@
 # the main actor is made on it for the caller, and handed out anywhere; a value that is not Sendable
 # never leaves the main actor (`.mainActorRequired`, sync and async); a main-actor service needed by
 # a factory running off the main actor is `.mainActorRequired`, naming both. The README's
-# quick-start forms compile here (MainActorChecks' QuickStart.swift, IsolatedBootstrap). Beside it,
+# quick-start forms compile here (MainActorChecks' QuickStart.swift, IsolatedBootstrap), and so do
+# the other forms the docs show for such a module (DocumentedForms.swift, the test target's
+# DocumentedTraitForms.swift). Beside it,
 # a module without default isolation whose services resolve on any thread. Each run is time-bounded
 # (`timeout`).
 #

@@ -24,6 +24,14 @@ nonisolated let payments = Module {
     Shared(LivePayments.init, as: Payments.self).named("nonisolated global")
 }
 
+/// ConcurrencyAndActors' service that other threads make themselves, in a nonisolated global module.
+nonisolated final class ImageDecoder {
+    static let madeOffMain = Tally()
+    init() { if !isOnMainQueue() { Self.madeOffMain.add() } }
+}
+
+nonisolated let decoding = Module { Shared(ImageDecoder.init) }
+
 /// GettingStarted's computed module, as written: main-actor here, used from main-actor code.
 enum Features {
     static var routing: Module {
@@ -151,6 +159,13 @@ func checkDocumentedForms() async {
     Checks.expect(
         box.resolve(Payments.self, name: "nonisolated global").provider == "live",
         "nonisolated let payments = Module { … }, registered from nonisolated code")
+
+    let decoders = DIContainer()
+    decoders.register { decoding }
+    let decoder = await inDetachedTask { _ = try decoders.tryResolve(ImageDecoder.self) }
+    Checks.expect(
+        decoder == .resolved && ImageDecoder.madeOffMain.count == 1,
+        "nonisolated let decoding = Module { Shared(ImageDecoder.init) }: made in Task.detached: \(decoder)")
 
     let byInitializer = DIContainer()
     byInitializer.register { routerByInitializer() }
