@@ -8,9 +8,8 @@
 # a factory running off the main actor is `.mainActorRequired`, naming both. The README's
 # quick-start forms compile here (MainActorChecks' QuickStart.swift, IsolatedBootstrap), and so do
 # the other forms the docs show for such a module (DocumentedForms.swift, the test target's
-# DocumentedTraitForms.swift). Beside it,
-# a module without default isolation whose services resolve on any thread. Each run is time-bounded
-# (`timeout`).
+# DocumentedTraitForms.swift). Beside it, a module without default isolation whose services
+# resolve on any thread. Each run is time-bounded (`timeout`).
 #
 # Built with warnings as errors; every check must pass. What the library gets wrong today is
 # reported as KNOWN LIBRARY ISSUE (never hidden) without failing the step, unless
