@@ -77,6 +77,7 @@ else
     echo "KNOWN LIBRARY ISSUE: the Testing article's trait lines do not compile under default MainActor isolation:"
     grep -E '^/.*error:|^macro expansion .*error:' "$logs/repros" | sort -u | head -4 | sed 's/^/    /'
     grep -E '^ *[0-9]+ \| +@Test\(\.dependencies' "$logs/repros" | sort -u | head -4 | sed 's/^/    /'
+    echo "    (the forms the article shows for such a target compile: DocumentedTraitForms.swift)"
 fi
 
 echo "consumer-main-actor: all checks passed; $known known library issue(s) reported above"
