@@ -33,6 +33,18 @@ public struct Decorate<Value>: @unchecked Sendable {
             return AnyBox.holding(try decorate(made.value(as: Value.self), resolver))
         }
     }
+
+    /// Decorates every `Value` the container makes with a `@MainActor` closure, which runs only on
+    /// the main actor (decorators of main-actor services, written in any code).
+    ///
+    ///     Decorate(APIClient.self) { @MainActor client, resolve in LoggingAPIClient(client, logger: resolve()) }
+    public init(_ type: Value.Type, _ decorate: @escaping @MainActor (Value, Resolver) throws -> Value) {
+        decorator = Decorator(type: ObjectIdentifier(Value.self), isolation: .mainActor) { resolver, made in
+            guard made.holds(Value.self) else { return made }
+            // `keepMade` runs it only on the main actor.
+            return AnyBox.holding(try onMainActor((made.value(as: Value.self), resolver)) { try decorate($0.0, $0.1) })
+        }
+    }
 }
 
 /// A ``Decorate`` with its type erased: what a container keeps.

@@ -351,7 +351,7 @@ private func mainActorArgumentsFactory<Value, Failure: Error, each Argument>(
 }
 
 /// Runs `body` with `input` on the main actor, which the resolution path checked this code runs on.
-private func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input) throws -> Value) throws -> Value {
+func onMainActor<Input, Value>(_ input: Input, _ body: @MainActor (Input) throws -> Value) throws -> Value {
     let input = Handoff(input)
     return try MainActor.assumeIsolated { Handoff(try body(input.value)) }.value
 }

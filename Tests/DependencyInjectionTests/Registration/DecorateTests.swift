@@ -161,6 +161,27 @@ private final class BillingCheckout {
         #expect(runs.value == 1)
     }
 
+    @Test func aMainActorDecoratorRunsOnlyOnTheMainActor() async {
+        let box = DIContainer()
+        box.register {
+            Shared(StripeBilling() as Billing)
+            Decorate(Billing.self) { @MainActor payments, _ in
+                MainActor.preconditionIsolated("a @MainActor decorator ran off the main actor")
+                return LoggingBilling(payments, label: "main")
+            }
+        }
+        let reason = await Task.detached { () -> ResolutionError.Reason? in
+            do {
+                _ = try box.tryResolve(Billing.self)
+                return nil
+            } catch {
+                return (error as? ResolutionError)?.reason
+            }
+        }.value
+        #expect(reason == .mainActorRequired)
+        #expect(await MainActor.run { box.resolve(Billing.self).log } == ["stripe", "main"])
+    }
+
     @Test func resetForgetsDecorators() {
         let box = DIContainer()
         box.register { Decorate(Billing.self) { payments, _ in LoggingBilling(payments, label: "logged") } }

@@ -53,7 +53,7 @@ nonisolated extension DIContainer: @retroactive DependencyRegistering {
         (isOnMainQueue() ? bootstrapsOnMain : bootstrapsOffMain).add()
         register {
             Shared(AppConfigurationImpl.init, as: AppConfiguration.self)
-            Shared { @MainActor resolve in RouterImpl(config: resolve()) as Router }
+            Shared { @MainActor resolve in try RouterImpl(config: resolve.tryResolve()) as Router }
             Shared(Service.init)
         }
     }
@@ -80,7 +80,7 @@ if mode == "off-main" {
     let router = await inDetachedTask { _ = try DIContainer.tryResolve(Router.self) }
     Checks.expect(
         router == .failed(.mainActorRequired),
-        "Shared { @MainActor resolve in RouterImpl(config: resolve()) as Router } in Task.detached "
+        "Shared { @MainActor resolve in try RouterImpl(config: resolve.tryResolve()) as Router } in Task.detached "
             + "(any Router is not Sendable): \(router)")
 } else {
     _ = DIContainer.resolve(Service.self)

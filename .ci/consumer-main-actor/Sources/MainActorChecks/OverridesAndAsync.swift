@@ -66,7 +66,7 @@ func checkOverridesAndHousekeeping() async {
 
     let box = DIContainer()
     box.register { everyForm() }
-    let report = box.validate()
+    let report = await box.validate()
     Checks.expect(report.isValid, "validate() of main-actor registrations is valid")
     Checks.expect(
         report.validCount > 0 && report.validCount + report.unchecked.count == box.registrations.count,

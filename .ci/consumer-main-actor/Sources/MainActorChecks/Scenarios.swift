@@ -27,7 +27,7 @@ func runScenario(_ name: String) async -> Never {
         Checks.section("validate() of a main-actor global Module's registrations")
         let box = DIContainer()
         box.register { globalForms() }
-        let report = box.validate()
+        let report = await box.validate()
         Checks.expect(report.isValid, "validate() never runs a main-actor factory off the main actor: \(report)")
     default:
         Checks.expect(false, "unknown scenario \(name)")

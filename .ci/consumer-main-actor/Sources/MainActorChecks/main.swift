@@ -26,6 +26,7 @@ DIContainer.register {
 await checkQuickStart(registeredAtTopLevel: DIContainer.shared)
 
 await checkMainActorServices()
+await checkDocumentedForms()
 await checkNotSendableServices()
 await checkOverridesAndHousekeeping()
 
