@@ -19,7 +19,7 @@ extension DIContainer {
     /// the caller's actor: main-actor factories run on the main actor, global-actor ones on their
     /// actor, async ones are awaited, the others run on threads of the library's own.
     ///
-    /// It checks what ``validate()-swift.method`` checks; on the main actor it also checks what
+    /// It checks what ``validate()-8xmlh`` checks; on the main actor it also checks what
     /// needs the main actor, which the synchronous form (blocking it) lists as not checked.
     public func validate() async -> ValidationReport {
         await withCheckedContinuation { finished in
@@ -150,7 +150,7 @@ extension DIContainer {
     ///     let dot = DIContainer.shared.dependencyGraph()   // then: dot -Tsvg graph.dot
     ///
     /// Edges are recorded while resolving, so the graph shows what has been resolved so far;
-    /// ``validate()-swift.method`` resolves everything and so fills it in. An edge to an alias
+    /// ``validate()-8xmlh`` resolves everything and so fills it in. An edge to an alias
     /// points at the registration that serves it; one to `T?` points at `T`. A dependency that
     /// is not registered is drawn dashed.
     public func dependencyGraph() -> String {

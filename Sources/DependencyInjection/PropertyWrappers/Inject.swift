@@ -8,7 +8,7 @@
 ///
 /// It resolves from ``DIContainer/current``: inside a factory, the container running it.
 /// While `validate()` makes its owner, a failure is reported as a problem of the owner's
-/// registration, naming this declaration, instead of trapping (see ``DIContainer/injected(_:name:file:line:)``).
+/// registration, naming this declaration, instead of trapping (see `DIContainer.injected(_:name:file:line:)`).
 @propertyWrapper
 public struct Inject<Value> {
     /// `nil` only in an owner that `validate()` made and then dropped, its dependency missing.
