@@ -352,12 +352,7 @@ extension DIContainer {
         // A kept instance made with arguments may be asked for again without them.
         if arguments.type != entry.spec.factory.argumentType, !(arguments.isEmpty && kept != nil) {
             // An argument inferred as a metatype is the real mistake: say that.
-            throw error(
-                entry.spec.validationProblem?.reason
-                    ?? .argumentMismatch(
-                        expected: Factory.describeArguments(entry.spec.factory.argumentType),
-                        received: Factory.describeArguments(arguments.type)),
-                for: requested)
+            throw argumentMismatch(entry, given: arguments.type, requested: requested)
         }
         if let kept { return kept }
         guard case .sync(let make) = entry.spec.factory.make else {

@@ -86,6 +86,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var similarName: String?
         /// A conforming value type registered as itself (`Shared { Circle() }` where `any Shape` is needed).
         var conformingValueType: String?
+        /// A concrete argument given for an existential parameter: `Circle` for `any Shape`.
+        var existentialArgument: (given: String, expected: String)?
         /// The property wrapper whose resolve failed, as `file:line` of its declaration.
         var declaration: String?
     }
@@ -269,6 +271,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
         case .argumentMismatch("no arguments", _):
             "resolve it without arguments: DIContainer.resolve(\(request))."
+        case .argumentMismatch where details.existentialArgument != nil:
+            details.existentialArgument.map {
+                "pass the argument as the registered existential type: "
+                    + "\(details.containerSpelling).resolve(\(request)) { \($0.given)() as any \($0.expected) }."
+            } ?? ""
         case .argumentMismatch(let expected, let received):
             "pass arguments of the registered types \(expected): DIContainer.resolve(\(request)) { … }."
                 + (received == "no arguments"
@@ -327,6 +334,21 @@ extension DIContainer {
     /// An error for `key`, at the current point of the resolution path. Lock held.
     func error(_ reason: ResolutionError.Reason, for key: Key, underlying: (any Error)? = nil) -> ResolutionError {
         ResolutionError(reason: reason, key: key, path: pathReaching(key), underlyingError: underlying)
+    }
+
+    /// Arguments of type `given` that `entry`'s factory does not take. Lock held.
+    func argumentMismatch(_ entry: Entry, given: any Any.Type, requested: Key) -> ResolutionError {
+        let expected = entry.spec.factory.argumentType
+        let reason = ResolutionError.Reason.argumentMismatch(
+            expected: Factory.describeArguments(expected), received: Factory.describeArguments(given))
+        var details = error(entry.spec.validationProblem?.reason ?? reason, for: requested).details
+        // A concrete value where the factory takes `any P`: Swift infers the closure's type from the value.
+        if Conformance.isExistential(expected), !Conformance.isExistential(given),
+            Conformance.isSubtype(given, of: expected) != false
+        {
+            details.existentialArgument = (TypeName.of(given), TypeName.of(expected))
+        }
+        return ResolutionError(details)
     }
 
     /// The path so far, ending with `key` (unless the step in progress is `key` itself).

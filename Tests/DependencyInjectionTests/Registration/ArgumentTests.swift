@@ -168,4 +168,24 @@ private final class Mixed {
                 "To fix, pass arguments of the registered types (String): "
                     + "DIContainer.resolve(Engine.self, name: \"detail\") { … }."))
     }
+
+    @Test func aConcreteArgumentForAnExistentialParameterSaysToPassItAsTheExistential() throws {
+        let box = DIContainer()
+        box.register { New { (_: Resolver, shape: any Outline) in Drawing(shape) } }
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryResolve(Drawing.self, arguments: { Square() })
+        }
+        #expect(
+            error.description.hasSuffix(
+                "To fix, pass the argument as the registered existential type: "
+                    + "DIContainer.resolve(Drawing.self) { Square() as any Outline }."))
+        #expect(try box.tryResolve(Drawing.self, arguments: { Square() as any Outline }).shape is Square)
+    }
+}
+
+private protocol Outline {}
+private struct Square: Outline {}
+private final class Drawing {
+    let shape: any Outline
+    init(_ shape: any Outline) { self.shape = shape }
 }
