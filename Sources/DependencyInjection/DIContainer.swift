@@ -41,7 +41,7 @@ public final class DIContainer: @unchecked Sendable {
         /// Its ``Decorate`` registrations, in registration order.
         var decorators: [Decorator] = []
         /// Strict tests: resolves of registrations up to `baseline` (production) are reported (see `reportResolves`).
-        var strict: (baseline: Int, report: @Sendable (_ registration: String, _ path: [String]) -> Void)?
+        var strict: (baseline: Int, report: @Sendable (StrictResolve) -> Void)?
         /// The same type and name registered twice in one `register` call or `Module`, for `validate()`.
         var duplicates: [ResolutionError] = []
         /// A throwaway copy that `validate()` resolves in.
@@ -113,7 +113,7 @@ public final class DIContainer: @unchecked Sendable {
     /// ``deferToValidation(_:file:line:)``) and the wrapper is left empty.
     @inlinable
     static func injected<T>(_ type: T.Type, name: String?, file: StaticString, line: UInt) -> T? {
-        do { return try resolved(type, name: name, .none) } catch {
+        do { return try resolved(type, name: name, .none, file: file, line: line) } catch {
             deferToValidation(error, file: file, line: line)
             return nil
         }
@@ -376,16 +376,20 @@ extension DIContainer {
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
     @inlinable
-    public static func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try resolved(type, name: name, .none)
+    public static func tryResolve<T>(
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) throws -> T {
+        try resolved(type, name: name, .none, file: file, line: line)
     }
 
     /// Resolves a `T` made with arguments from ``current``, throwing instead of trapping.
     @inlinable
     public static func tryResolve<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        file: StaticString = #fileID, line: UInt = #line
     ) throws -> T {
-        try resolved(type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()))
+        try resolved(
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), file: file, line: line)
     }
 
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
@@ -413,17 +417,21 @@ extension DIContainer {
     ///         print(error)   // the type, the name, the resolution path and a hint
     ///     }
     @inlinable
-    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try Self.resolved(type, name: name, .none, in: self)
+    public func tryResolve<T>(
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) throws -> T {
+        try Self.resolved(type, name: name, .none, in: self, file: file, line: line)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     @inlinable
     public func tryResolve<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        file: StaticString = #fileID, line: UInt = #line
     ) throws -> T {
         try Self.resolved(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), in: self)
+            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), in: self,
+            file: file, line: line)
     }
 }
 
@@ -558,23 +566,6 @@ extension DIContainer {
                 copy.slots[key] = Slot(entry: entry, alias: slot.alias)
             }
             return copy
-        }
-    }
-}
-
-extension DIContainer {
-    /// For `DependencyInjectionTesting`'s strict mode: from now on, every resolve of a registration
-    /// this container or an ancestor has now (production) calls `report` with the requested type
-    /// and the resolution path; what is registered later (the test's overrides) is not reported.
-    /// Copies made from it keep reporting. `report` runs with the library's lock held, so it must
-    /// not resolve; it is how the testing product records issues without the library importing a
-    /// test framework.
-    @_spi(Testing)
-    public func reportResolvesOfCurrentRegistrations(_ report: @escaping @Sendable (String, [String]) -> Void) {
-        Resolution.lock.withLock {
-            for container in lineage {
-                container.registry.value.strict = (container === self ? registry.value.installedCount : .max, report)
-            }
         }
     }
 }

@@ -1,26 +1,74 @@
 @_spi(Testing) import DependencyInjection
 import Foundation
 
-/// Turns the library's strict-mode reports into one message per production registration resolved.
+/// Turns the library's strict-mode reports into one issue per production registration resolved,
+/// recorded against the test that owns the container whatever thread resolved it.
+///
+/// One reporter serves one test (case): the trait makes it with the test's container copy. A
+/// resolve on the test's own task (or a child task) is recorded at once, where the test framework
+/// attributes it to the test; one on another thread, a detached task or the main actor (the
+/// library's hop) is kept, and recorded by ``recordPending()`` when the test's body returns.
 final class StrictReporter: @unchecked Sendable {
-    // Unchecked: `reported` is read and written only with `lock` held.
+    // Unchecked: `reported` and `pending` are read and written only with `lock` held.
     private let lock = NSLock()
     private var reported: Set<String> = []
-    private let record: @Sendable (String) -> Void
+    private var pending: [(message: String, resolve: StrictResolve)] = []
+    private let allowed: Set<ObjectIdentifier>
+    /// Whether its test may allow services by type (`.strict(allowing:)`); XCTest's registers them.
+    private let allowsByType: Bool
+    private let record: @Sendable (_ message: String, _ resolve: StrictResolve) -> Void
 
-    init(record: @escaping @Sendable (String) -> Void) { self.record = record }
+    /// The reporter of the test whose task this is (child tasks inherit it).
+    @TaskLocal static var running: StrictReporter?
 
-    /// Reports `registration` the first time it is resolved.
-    @Sendable func report(_ registration: String, path: [String]) {
+    init(
+        allowing allowed: Set<ObjectIdentifier> = [], allowsByType: Bool = false,
+        record: @escaping @Sendable (_ message: String, _ resolve: StrictResolve) -> Void
+    ) {
+        (self.allowed, self.allowsByType, self.record) = (allowed, allowsByType, record)
+    }
+
+    /// Reports `resolve` the first time its registration is resolved, unless one of its types is allowed.
+    @Sendable func report(_ resolve: StrictResolve) {
+        guard allowed.isDisjoint(with: resolve.types) else { return }
+        let registration = resolve.typeName + (resolve.name.map { " (name: \($0.debugDescription))" } ?? "")
         guard lock.withLock({ reported.insert(registration).inserted }) else { return }
+        let message = message(for: resolve, registration: registration)
+        if Self.running === self {
+            record(message, resolve)
+        } else {
+            lock.withLock { pending.append((message, resolve)) }
+        }
+    }
+
+    /// Records what was resolved off the test's task; called in the test's context as it ends.
+    func recordPending() {
+        for (message, resolve) in lock.withLock({ pending.take() }) { record(message, resolve) }
+    }
+
+    private func message(for resolve: StrictResolve, registration: String) -> String {
         var lines = [
             "Strict dependencies: '\(registration)' was resolved from its production registration, which this test did not override."
         ]
-        if path.count > 1 { lines.append("Resolution path: \(path.joined(separator: " -> "))") }
+        if resolve.path.count > 1 { lines.append("Resolution path: \(resolve.path.joined(separator: " -> "))") }
+        let mock =
+            "New(<#mock#> as \(resolve.typeName))" + (resolve.name.map { ".named(\($0.debugDescription))" } ?? "")
+        let allow =
+            allowsByType
+            ? "allow it: .dependencies(.strict(allowing: \(resolve.typeName).self))"
+            : "register its production form there to allow it"
         lines.append(
-            "To fix, override it in the test's dependencies (New(<#mock#> as \(registration))), or, for a harmless "
-                + "service (a clock, a logger), register its production form there to allow it.")
-        record(lines.joined(separator: "\n"))
+            "To fix, override it in the test's dependencies (\(mock)), or, for a harmless service (a clock, a logger), "
+                + "\(allow).")
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Array {
+    /// The elements, leaving the array empty.
+    fileprivate mutating func take() -> [Element] {
+        defer { self = [] }
+        return self
     }
 }
 
@@ -46,10 +94,10 @@ final class StrictReporter: @unchecked Sendable {
         ) rethrows -> R {
             try current.withOverrides {
             } operation: {
-                let reporter = StrictReporter { XCTFail($0, file: file, line: line) }
-                DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report)
+                let reporter = strictReporter(file: file, line: line)
                 DIContainer.register(overrides())
-                return try operation()
+                defer { reporter.recordPending() }
+                return try StrictReporter.$running.withValue(reporter, operation: operation)
             }
         }
 
@@ -61,11 +109,22 @@ final class StrictReporter: @unchecked Sendable {
             try await current.withOverrides(
                 {}, isolation: isolation,
                 operation: {
-                    let reporter = StrictReporter { XCTFail($0, file: file, line: line) }
-                    DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report)
+                    let reporter = strictReporter(file: file, line: line)
                     DIContainer.register(overrides())
-                    return try await operation()
+                    defer { reporter.recordPending() }
+                    return try await StrictReporter.$running.withValue(reporter, operation: operation)
                 })
+        }
+
+        /// A reporter for `DIContainer.current` that fails the test at `file:line`, the message naming
+        /// the resolve's own place (XCTest takes a path, which the library does not keep).
+        private static func strictReporter(file: StaticString, line: UInt) -> StrictReporter {
+            let reporter = StrictReporter { message, resolve in
+                let place = resolve.fileID.map { "\nResolved at \($0):\(resolve.line)." } ?? ""
+                XCTFail(message + place, file: file, line: line)
+            }
+            DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report)
+            return reporter
         }
     }
 #endif

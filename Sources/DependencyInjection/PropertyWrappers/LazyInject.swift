@@ -120,7 +120,9 @@ final class LazyStorage<Value>: @unchecked Sendable {
         get {
             do {
                 return try MainActorHop.resolving { () throws(ResolutionError) in
-                    try Resolution.lock.withLock { () throws(ResolutionError) in try resolvedOnce() }
+                    try Resolution.lock.withLock { () throws(ResolutionError) in
+                        try Resolution.atCallSite(file, line, resolvedOnce)
+                    }
                 }
             } catch {
                 DIContainer.fail(error, file: file, line: line)

@@ -94,6 +94,9 @@ struct ResolutionState {
     /// How long the factories nested in the one running now took (debug builds: see `SlowFactory`).
     var nestedFactoryTime: UInt64 = 0
 
+    /// Where the top-level resolve in progress was written, once a strict test exists (see `Resolution.atCallSite`).
+    var callSite: (file: StaticString, line: UInt)?
+
     /// The resolution path so far, as the user asked for each step.
     var path: [String] { frames.compactMap { $0.step == nil ? nil : $0.requested.displayName } }
 
@@ -119,9 +122,9 @@ extension DIContainer {
     @inlinable
     static func resolved<T>(
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
-        in container: DIContainer? = nil
+        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0
     ) throws(ResolutionError) -> T {
-        let value = try resolveBox(T.self, name: name, arguments, from: source, in: container)
+        let value = try resolveBox(T.self, name: name, arguments, from: source, in: container, file: file, line: line)
         return unbox(value)
     }
 
@@ -130,14 +133,15 @@ extension DIContainer {
     @usableFromInline
     static func resolveBox(
         _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?,
-        in container: DIContainer? = nil
+        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0
     ) throws(ResolutionError) -> AnyBox {
         // Each container is reached without retaining it where that is sound (see `Unretained`): a
         // container has a side table (for its weak references), so each retain and release of one
         // takes the runtime's slow path. `container` is the caller's, alive until this returns.
         let given = container.map(Unretained.init)
         return try MainActorHop.resolving { () throws(ResolutionError) in
-            try Resolution.lock.withLock { () throws(ResolutionError) in
+            // Lock held.
+            func resolveFromSource() throws(ResolutionError) -> AnyBox {
                 let key = Key(type, name: name)
                 func resolve(in container: Unretained<DIContainer>) throws(ResolutionError) -> AnyBox {
                     try container.with { container in
@@ -159,6 +163,9 @@ extension DIContainer {
                 if source == nil, !Resolution.state.anyTaskBinding { return try resolve(in: Unretained(shared)) }
                 return try (source.map(\.container) ?? currentLocked).resolveLocked(key, arguments)
             }
+            return try Resolution.lock.withLock { () throws(ResolutionError) in
+                try Resolution.atCallSite(file, line, resolveFromSource)
+            }
         }
     }
 
@@ -172,7 +179,9 @@ extension DIContainer {
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
         in container: DIContainer? = nil, file: StaticString, line: UInt
     ) -> T {
-        do { return try resolved(type, name: name, arguments, from: source, in: container) } catch {
+        do {
+            return try resolved(type, name: name, arguments, from: source, in: container, file: file, line: line)
+        } catch {
             fail(error, file: file, line: line)
         }
     }
@@ -301,7 +310,7 @@ extension DIContainer {
         _ slot: Slot, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
         if let strict = registry.value.strict, slot.entry.sequence <= strict.baseline {
-            strict.report(requested.displayName, pathReaching(requested))
+            strict.report(StrictResolve(requested, of: slot.entry, path: pathReaching(requested)))
         }
         // One instance serves every type of its registration: it cannot be decorated for an alias alone.
         if let alias = slot.alias,

@@ -29,23 +29,32 @@ import Testing
 /// conform to) is recorded as a test failure instead of ending the test process.
 public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
     /// How a test's container treats the production registrations it did not override.
-    public enum Mode: Sendable {
+    public struct Mode: Sendable {
+        /// The production services the test may use, by type.
+        let allowed: Set<ObjectIdentifier>
+
         /// Resolving a production registration the test did not override records an issue that
         /// names it and its resolution path; the test goes on with the production service.
-        case strict
+        public static let strict = Mode(allowed: [])
+
+        /// Strict, except for the production services of `types` (a logger, a clock): resolving
+        /// a registration of one of them, by any name or alias, is not reported.
+        ///
+        ///     @Test(.dependencies(.strict(allowing: Logger.self, Clock.self)) { New(MockPayments() as Payments) })
+        public static func strict(allowing types: any Any.Type...) -> Mode {
+            Mode(allowed: Set(types.map(ObjectIdentifier.init)))
+        }
     }
 
     /// The container each test case gets a copy of; `nil`: ``DIContainer/current``.
     private let source: DIContainer?
     private let overrides: @Sendable () -> Module
-    /// Where a strict trait was written, for the issues it records; `nil`: not strict.
-    private let strictLocation: SourceLocation?
+    /// `nil`: not strict.
+    private let strict: Mode?
 
-    init(
-        source: DIContainer? = nil, strict: SourceLocation? = nil, overrides: @escaping @Sendable () -> Module
-    ) {
+    init(source: DIContainer? = nil, strict: Mode? = nil, overrides: @escaping @Sendable () -> Module) {
         self.source = source
-        self.strictLocation = strict
+        self.strict = strict
         self.overrides = overrides
     }
 
@@ -65,22 +74,41 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
     ///
     /// With a container of its own (`on:`), the copy is of that container, and the overrides of
     /// the enclosing suites' traits are registered in it first, as they would be in a copy of the
-    /// suite's container: the suite's overrides apply, the test's win.
+    /// suite's container: the suite's overrides apply, the test's win. A strict trait registers
+    /// them again too, after production is marked: a suite's overrides are never production.
+    ///
+    /// A strict trait's issues are recorded against `test` at the resolve's place: at once when the
+    /// test's task resolved, otherwise (another thread, a detached task, the main actor) once
+    /// `function` returns.
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let enclosing = Self.enclosingOverrides
         try await (source ?? DIContainer.current).withOverrides {
         } operation: {
-            if let strictLocation {
-                let reporter = StrictReporter { Issue.record(Comment(rawValue: $0), sourceLocation: strictLocation) }
-                DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report)
-            }
+            let reporter = strict.map { Self.reporter(for: test, $0) }
+            if let reporter { DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report) }
             // Registering inside the copy (rather than as withOverrides' overrides, which trap on
             // error) turns a bad override into a thrown error: a failed test, not a crashed run.
-            if source != nil { for outer in enclosing { try DIContainer.tryRegister(outer()) } }
+            if source != nil || reporter != nil { for outer in enclosing { try DIContainer.tryRegister(outer()) } }
             try DIContainer.tryRegister(overrides())
-            try await Self.$enclosingOverrides.withValue(enclosing + [overrides], operation: function)
+            defer { reporter?.recordPending() }
+            try await StrictReporter.$running.withValue(reporter ?? StrictReporter.running) {
+                try await Self.$enclosingOverrides.withValue(enclosing + [overrides], operation: function)
+            }
+        }
+    }
+
+    /// Records each issue at the resolve's `#fileID` and line, or at the test when it has none.
+    private static func reporter(for test: Test, _ mode: Mode) -> StrictReporter {
+        StrictReporter(allowing: mode.allowed, allowsByType: true) { message, resolve in
+            var location = test.sourceLocation
+            if let fileID = resolve.fileID, resolve.line > 0 {
+                // A path is known only for the test's own file; elsewhere the file's ID stands in.
+                let filePath = fileID == location.fileID ? location.filePath : fileID
+                location = SourceLocation(fileID: fileID, filePath: filePath, line: resolve.line, column: 1)
+            }
+            Issue.record(Comment(rawValue: message), sourceLocation: location)
         }
     }
 }
@@ -137,46 +165,42 @@ extension Trait where Self == DependenciesTrait {
 extension Trait where Self == DependenciesTrait {
     /// Runs each test case in a fresh isolated container in which resolving a production
     /// registration (one the container had before the test) records an issue naming it and its
-    /// resolution path; the test goes on with the production service.
+    /// resolution path, at the resolve; the test goes on with the production service.
     ///
     ///     @Test(.dependencies(.strict))
     ///     func touchesNothingLive() { ... }
     ///
-    /// To allow a harmless service (a clock, a logger), register it in the trait too: what the
-    /// test registers is never reported, `.dependencies(.strict) { Shared(SystemClock() as Clock) }`.
-    /// On a suite, every test in it is strict, and a test's own trait adds its overrides.
-    public static func dependencies(
-        _ mode: DependenciesTrait.Mode, sourceLocation: SourceLocation = #_sourceLocation
-    ) -> Self {
-        DependenciesTrait(strict: sourceLocation) { Module {} }
+    /// To allow harmless services (a clock, a logger), name their types: every name and alias of
+    /// them is allowed, `.dependencies(.strict(allowing: Logger.self, Clock.self))`. What the test
+    /// registers is never reported, nor are the overrides of its suites. On a suite, every test in
+    /// it is strict, and a test's own trait adds its overrides.
+    public static func dependencies(_ mode: DependenciesTrait.Mode) -> Self {
+        DependenciesTrait(strict: mode) { Module {} }
     }
 
-    /// A strict test (see ``dependencies(_:sourceLocation:)``) with `overrides` registered on top.
+    /// A strict test (see ``dependencies(_:)``) with `overrides` registered on top.
     ///
     ///     @Test(.dependencies(.strict) { New(MockPayments() as Payments) })
     ///     func paysWithMock() { ... }
     public static func dependencies(
-        _ mode: DependenciesTrait.Mode, sourceLocation: SourceLocation = #_sourceLocation,
-        @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
+        _ mode: DependenciesTrait.Mode, @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
     ) -> Self {
-        DependenciesTrait(strict: sourceLocation, overrides: overrides)
+        DependenciesTrait(strict: mode, overrides: overrides)
     }
 
     /// A strict test with an isolated copy of `container` bound as `DIContainer.current`.
-    public static func dependencies(
-        _ mode: DependenciesTrait.Mode, on container: DIContainer, sourceLocation: SourceLocation = #_sourceLocation
-    ) -> Self {
-        DependenciesTrait(source: container, strict: sourceLocation) { Module {} }
+    public static func dependencies(_ mode: DependenciesTrait.Mode, on container: DIContainer) -> Self {
+        DependenciesTrait(source: container, strict: mode) { Module {} }
     }
 
     /// A strict test with an isolated copy of `container` plus `overrides`.
     ///
-    ///     @Test(.dependencies(.strict, on: box) { New(MockPayments() as Payments) })
+    ///     @Test(.dependencies(.strict(allowing: Logger.self), on: box) { New(MockPayments() as Payments) })
     ///     func paysWithMockToo() { ... }
     public static func dependencies(
-        _ mode: DependenciesTrait.Mode, on container: DIContainer, sourceLocation: SourceLocation = #_sourceLocation,
+        _ mode: DependenciesTrait.Mode, on container: DIContainer,
         @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
     ) -> Self {
-        DependenciesTrait(source: container, strict: sourceLocation, overrides: overrides)
+        DependenciesTrait(source: container, strict: mode, overrides: overrides)
     }
 }

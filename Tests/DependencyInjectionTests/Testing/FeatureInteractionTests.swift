@@ -9,7 +9,7 @@ private final class StrictReports: @unchecked Sendable {
     // Unchecked: `items` is read and written only with `lock` held.
     private let lock = NSLock()
     private var items: [String] = []
-    func append(_ registration: String, _: [String]) { lock.withLock { items.append(registration) } }
+    func append(_ resolve: StrictResolve) { lock.withLock { items.append(resolve.typeName) } }
     var all: [String] { lock.withLock { items } }
 }
 

@@ -22,8 +22,8 @@ private final class Reports: @unchecked Sendable {
     // Unchecked: `items` is read and written only with `lock` held.
     private let lock = NSLock()
     private var items: [String] = []
-    func append(_ registration: String, _ path: [String]) {
-        lock.withLock { items.append("\(registration): \(path.joined(separator: " -> "))") }
+    func append(_ resolve: StrictResolve) {
+        lock.withLock { items.append("\(resolve.typeName): \(resolve.path.joined(separator: " -> "))") }
     }
     var all: [String] { lock.withLock { items } }
 }
@@ -100,6 +100,44 @@ private final class Reports: @unchecked Sendable {
         child.reportResolvesOfCurrentRegistrations(reports.append)
         _ = child.resolve(Checkout.self)
         #expect(reports.all == ["Checkout: Checkout", "Payments: Checkout -> Payments"])
+    }
+}
+
+/// Production with a named registration, for the fix hint.
+private let namedProduction: DIContainer = {
+    let box = DIContainer()
+    box.register { Shared(LivePayments() as Payments).named("paypal") }
+    return box
+}()
+
+@Suite(.timeLimit(.minutes(1))) struct StrictFixHintTests {
+    @Test(.dependencies(.strict, on: namedProduction))
+    func theFixHintIsSwiftAndNamesTheWayToAllowAHarmlessService() {
+        withKnownIssue {
+            _ = DIContainer.resolve(Payments.self, name: "paypal")
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.contains("New(<#mock#> as Payments).named(\"paypal\")")
+                    && $0.rawValue.contains(".strict(allowing: Payments.self)")
+            }
+        }
+    }
+}
+
+/// A suite's overrides are the suite's, never production, in a strict test of that suite.
+@Suite(.dependencies { New(MockPayments() as Payments) }, .timeLimit(.minutes(1)))
+struct StrictTestsInASuiteWithOverridesTests {
+    // Relies on the strict trait recording nothing: the suite's mock is not production.
+    @Test(.dependencies(.strict))
+    func aSuitesOverridesAreNotReported() {
+        #expect(DIContainer.resolve(Payments.self).provider == "mock")
+    }
+
+    @Test(.dependencies(.strict))
+    func productionIsStillReported() {
+        withKnownIssue {
+            #expect(DIContainer.resolve(Greeting.self).text == "production")
+        }
     }
 }
 

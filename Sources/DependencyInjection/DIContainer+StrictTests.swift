@@ -1,0 +1,61 @@
+/// One resolve of a production registration in a strict test, as `DependencyInjectionTesting`
+/// gets it (see ``DIContainer/reportResolvesOfCurrentRegistrations(_:)``).
+@_spi(Testing)
+public struct StrictResolve: Sendable {
+    /// The type asked for, as written in source (`Payments`).
+    public let typeName: String
+    /// The name asked for, if any.
+    public let name: String?
+    /// The resolution path, ending in the type asked for.
+    public let path: [String]
+    /// The type asked for, the registration's own type and its aliases: what allows it.
+    public let types: [ObjectIdentifier]
+    /// Where the top-level resolve was written (`#fileID`, line), if it says.
+    public let fileID: String?
+    public let line: Int
+
+    /// Lock held.
+    init(_ requested: Key, of entry: Entry, path: [String]) {
+        (typeName, name, self.path) = (requested.typeName, requested.name, path)
+        types =
+            [ObjectIdentifier(requested.type), ObjectIdentifier(entry.spec.type)]
+            + entry.spec.aliases.map { ObjectIdentifier($0.type) }
+        let site = Resolution.state.callSite
+        (fileID, line) = (site.map { "\($0.file)" }, site.map { Int($0.line) } ?? 0)
+    }
+}
+
+extension DIContainer {
+    /// For `DependencyInjectionTesting`'s strict mode: from now on, every resolve of a registration
+    /// this container or an ancestor has now (production) calls `report`; what is registered later
+    /// (the test's overrides) is not reported. Copies made from it keep reporting. `report` runs
+    /// with the library's lock held, so it must not resolve; it is how the testing product records
+    /// issues without the library importing a test framework.
+    @_spi(Testing)
+    public func reportResolvesOfCurrentRegistrations(_ report: @escaping @Sendable (StrictResolve) -> Void) {
+        Resolution.lock.withLock {
+            Resolution.keepsCallSites = true
+            for container in lineage {
+                container.registry.value.strict = (container === self ? registry.value.installedCount : .max, report)
+            }
+        }
+    }
+}
+
+extension Resolution {
+    /// Set once a strict test exists in the process, and never cleared: top-level resolves then
+    /// keep their call site for its issues. Written and read with `lock` held.
+    nonisolated(unsafe) static var keepsCallSites = false
+
+    /// Runs `body` (lock held) with `file:line` as the call site of the top-level resolve it
+    /// makes, for strict tests' issues. Until a strict test exists, it only reads a flag.
+    @inline(__always)
+    static func atCallSite<R>(
+        _ file: StaticString?, _ line: UInt, _ body: () throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R {
+        guard keepsCallSites, let file, !state.isResolving else { return try body() }
+        state.callSite = (file, line)
+        defer { state.callSite = nil }
+        return try body()
+    }
+}
