@@ -26,17 +26,20 @@ extension DIContainer {
     static func resolvedAllOrFail<T>(
         _: T.Type, from source: ContainerReference?, file: StaticString, line: UInt
     ) -> [T] {
-        do { return try resolveAllBoxes(T.self, from: source).map(unbox) } catch { fail(error, file: file, line: line) }
+        do { return try resolveAllBoxes(T.self, from: source, file: file, line: line).map(unbox) } catch {
+            fail(error, file: file, line: line)
+        }
     }
 
     /// The values (`Box`es) of every registration of `type`, made through the one resolution path.
     @usableFromInline
-    static func resolveAllBoxes(_ type: any Any.Type, from source: ContainerReference?) throws(ResolutionError)
-        -> [AnyBox]
-    {
+    static func resolveAllBoxes(
+        _ type: any Any.Type, from source: ContainerReference?, file: StaticString? = nil, line: UInt = 0
+    ) throws(ResolutionError) -> [AnyBox] {
         // Off the main actor, made on it for the caller when a main-actor Sendable one asks to (as `resolve`).
         try MainActorHop.resolving { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
+                Resolution.noteCallSite(file, line)
                 let container = source.map(\.container) ?? currentLocked
                 let keys = container.allKeys(of: type)
                 return try container.withResolutionScope(isFrame: false) { () throws(ResolutionError) in

@@ -47,15 +47,11 @@ extension Resolution {
     /// keep their call site for its issues. Written and read with `lock` held.
     nonisolated(unsafe) static var keepsCallSites = false
 
-    /// Runs `body` (lock held) with `file:line` as the call site of the top-level resolve it
-    /// makes, for strict tests' issues. Until a strict test exists, it only reads a flag.
+    /// Keeps `file:line` as the call site of the top-level resolve about to begin, once a strict
+    /// test exists (cleared when it ends, see `withResolutionScope`). Lock held. Until then, it only
+    /// reads a flag: nothing is kept, and no frame is added to the resolution's stack.
     @inline(__always)
-    static func atCallSite<R>(
-        _ file: StaticString?, _ line: UInt, _ body: () throws(ResolutionError) -> R
-    ) throws(ResolutionError) -> R {
-        guard keepsCallSites, let file, !state.isResolving else { return try body() }
-        state.callSite = (file, line)
-        defer { state.callSite = nil }
-        return try body()
+    static func noteCallSite(_ file: StaticString?, _ line: UInt) {
+        if keepsCallSites, !state.isResolving { state.callSite = file.map { ($0, line) } }
     }
 }

@@ -102,6 +102,16 @@ private func isStrictIssue(_ issue: Issue, about type: String) -> Bool {
     }
 
     @Test(.dependencies(.strict, on: production))
+    func anIssueIsRecordedAtTheResolveAllCall() {
+        let line = #line + 2
+        withKnownIssue {
+            _ = DIContainer.resolveAll(Payments.self)
+        } matching: {
+            isStrictIssue($0, about: "Payments", at: line)
+        }
+    }
+
+    @Test(.dependencies(.strict, on: production))
     func anIssueAboutADependencyIsRecordedAtTheTopLevelCall() {
         let line = #line + 2
         withKnownIssue {

@@ -121,7 +121,8 @@ final class LazyStorage<Value>: @unchecked Sendable {
             do {
                 return try MainActorHop.resolving { () throws(ResolutionError) in
                     try Resolution.lock.withLock { () throws(ResolutionError) in
-                        try Resolution.atCallSite(file, line, resolvedOnce)
+                        Resolution.noteCallSite(file, line)
+                        return try resolvedOnce()
                     }
                 }
             } catch {

@@ -94,7 +94,7 @@ struct ResolutionState {
     /// How long the factories nested in the one running now took (debug builds: see `SlowFactory`).
     var nestedFactoryTime: UInt64 = 0
 
-    /// Where the top-level resolve in progress was written, once a strict test exists (see `Resolution.atCallSite`).
+    /// Where the top-level resolve in progress was written, once a strict test exists (see `Resolution.noteCallSite`).
     var callSite: (file: StaticString, line: UInt)?
 
     /// The resolution path so far, as the user asked for each step.
@@ -140,8 +140,8 @@ extension DIContainer {
         // takes the runtime's slow path. `container` is the caller's, alive until this returns.
         let given = container.map(Unretained.init)
         return try MainActorHop.resolving { () throws(ResolutionError) in
-            // Lock held.
-            func resolveFromSource() throws(ResolutionError) -> AnyBox {
+            try Resolution.lock.withLock { () throws(ResolutionError) in
+                Resolution.noteCallSite(file, line)
                 let key = Key(type, name: name)
                 func resolve(in container: Unretained<DIContainer>) throws(ResolutionError) -> AnyBox {
                     try container.with { container in
@@ -162,9 +162,6 @@ extension DIContainer {
                 // `shared`, where it is current (it is never deallocated).
                 if source == nil, !Resolution.state.anyTaskBinding { return try resolve(in: Unretained(shared)) }
                 return try (source.map(\.container) ?? currentLocked).resolveLocked(key, arguments)
-            }
-            return try Resolution.lock.withLock { () throws(ResolutionError) in
-                try Resolution.atCallSite(file, line, resolveFromSource)
             }
         }
     }
@@ -219,7 +216,12 @@ extension DIContainer {
         }
         // What the resolution made or dropped is released once the lock is let go (a `deinit` may
         // resolve); a resolution that made nothing (a kept instance, a `New`) has nothing to hand over.
-        defer { if isTopLevel { (Resolution.state.isResolving, Resolution.state.origin) = (false, nil) } }
+        defer {
+            if isTopLevel {
+                (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
+                if Resolution.keepsCallSites { Resolution.state.callSite = nil }
+            }
+        }
         let result: R
         do {
             defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
