@@ -123,8 +123,9 @@ struct WholeGraphTests {
     }
 }
 
-/// 5g on the current container: the suite's registrations are the container's before the test.
-@Suite(.dependencies { Shared(LivePayments() as Payments) })
+/// 5g on the current container: the registrations it had before the test are production (here a
+/// suite binds a copy of `box`; a suite's own `.dependencies { … }` overrides are not production, 6e).
+@Suite(.dependencies(on: box))
 struct StrictOnTheCurrentContainerTests {
     @Test(.dependencies(.strict) { New(MockPayments() as Payments) })
     func paysWithMock() {
@@ -142,6 +143,26 @@ struct StrictOnTheCurrentContainerTests {
 
     /// Without strict mode, nothing is recorded (so the issue above comes from strict mode).
     @Test func resolvingProductionIsFineWhenNotStrict() {
+        #expect(DIContainer.resolve(Payments.self) is LivePayments)
+    }
+}
+
+// 6e. Strict tests that say only what matters: production services a test may use (by type, every
+// name and alias of it); a suite's overrides are never production.
+private protocol Logger {}
+private protocol Clock {}
+
+@Suite(.dependencies(on: box) { New(MockPayments() as Payments) })
+struct StrictAllowingTests {
+    // Relies on the strict trait recording nothing: the suite's mock is not production.
+    @Test(.dependencies(.strict(allowing: Logger.self, Clock.self)) { New(MockPayments() as Payments) })
+    func paysWithMock() {
+        #expect(DIContainer.resolve(Payments.self) is MockPayments)
+    }
+
+    // Relies on the strict trait recording nothing: production Payments is allowed.
+    @Test(.dependencies(.strict(allowing: Payments.self), on: box))
+    func resolvesAnAllowedProductionService() {
         #expect(DIContainer.resolve(Payments.self) is LivePayments)
     }
 }
