@@ -152,9 +152,7 @@ struct StrictOnTheCurrentContainerTests {
 private protocol Logger {}
 private protocol Clock {}
 
-@Suite(.dependencies(on: box) { New(MockPayments() as Payments) })
-struct StrictAllowingTests {
-    // Relies on the strict trait recording nothing: the suite's mock is not production.
+@Suite struct StrictAllowingTests {
     @Test(.dependencies(.strict(allowing: Logger.self, Clock.self)) { New(MockPayments() as Payments) })
     func paysWithMock() {
         #expect(DIContainer.resolve(Payments.self) is MockPayments)
@@ -164,5 +162,14 @@ struct StrictAllowingTests {
     @Test(.dependencies(.strict(allowing: Payments.self), on: box))
     func resolvesAnAllowedProductionService() {
         #expect(DIContainer.resolve(Payments.self) is LivePayments)
+    }
+}
+
+@Suite(.dependencies(on: box) { New(MockPayments() as Payments) })
+struct StrictInASuiteWithMocksTests {
+    // Relies on the strict trait recording nothing: the suite's mock is not production.
+    @Test(.dependencies(.strict))
+    func theSuitesMockIsNotProduction() {
+        #expect(DIContainer.resolve(Payments.self) is MockPayments)
     }
 }
