@@ -189,7 +189,7 @@ final class ListViewModel {
         Scoped(.session, UserSession.init)
         Scoped(.session) { resolve in CartImpl(session: resolve()) as Cart }
     }
-    let healthyReport = healthy.validate()
+    let healthyReport = await healthy.validate()
     check(
         healthyReport.isValid && healthyReport.validCount == 4, "validate: a healthy graph is valid:\n\(healthyReport)")
     let healthyOffMain = await Task.detached { healthy.validate() }.value
@@ -203,7 +203,7 @@ final class ListViewModel {
     registerEveryKind(in: everyKind)
     registerScreenState(in: everyKind)  // main-actor, not Sendable
     for (report, caller) in [
-        (everyKind.validate(), "the main actor"), (await Task.detached { everyKind.validate() }.value, "elsewhere"),
+        (await everyKind.validate(), "the main actor"), (await Task.detached { everyKind.validate() }.value, "elsewhere"),
     ] {
         check(
             report.isValid && report.validCount == 4 && report.unchecked.count == 1
@@ -221,7 +221,7 @@ final class ListViewModel {
         Weak(SessionHolder.init)
         Scoped(.session, ScopedSessionHolder.init)
     }
-    let lifetimesReport = lifetimes.validate()
+    let lifetimesReport = await lifetimes.validate()
     let mismatches = lifetimesReport.problems.filter {
         if case .lifetimeMismatch = $0.error.reason { true } else { false }
     }
@@ -257,7 +257,7 @@ final class ListViewModel {
             $0.error.description.contains("StateObserver") && $0.error.description.contains("ScreenState")
         } ?? false,
         "validate: report.problems lists the isolation conflict, naming both:\n\(isolationReport)")
-    let isolationOnMain = isolation.validate()
+    let isolationOnMain = await isolation.validate()
     check(
         isolationOnMain.problems.contains {
             if case .isolationConflict = $0.error.reason { true } else { false }
@@ -275,7 +275,7 @@ final class ListViewModel {
             Shared(MemoryStore.init, as: Store.self).named("cache")
             Shared(PostgresStore.init, as: Store.self).named("cache")
         })
-    let duplicatesReport = duplicates.validate()
+    let duplicatesReport = await duplicates.validate()
     let duplicated = duplicatesReport.problems.filter {
         if case .duplicateRegistration = $0.error.reason { true } else { false }
     }
