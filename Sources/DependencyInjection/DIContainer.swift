@@ -38,6 +38,9 @@ public final class DIContainer: @unchecked Sendable {
         var bootstrapsAfterReset: Bool
         /// How many registrations were installed, for ordering listings.
         var installedCount = 0
+        /// The place in listings (`resolveAll`) of a slot whose registration replaced one installed
+        /// earlier (a test's override): the first one's, so swapping one stage keeps a pipeline's order.
+        var places: [Key: Int] = [:]
         /// Its ``Decorate`` registrations, in registration order.
         var decorators: [Decorator] = []
         /// Strict tests: resolves of registrations up to `baseline` (production) are reported (see `reportResolves`).
@@ -296,6 +299,9 @@ extension DIContainer {
             func put(_ slot: Slot, at key: Key) {
                 guard let old = slots.updateValue(slot, forKey: key) else { return }
                 replaced.append(old)
+                if old.entry.sequence < firstNew, registry.value.places[key] == nil {
+                    registry.value.places[key] = old.entry.sequence
+                }
                 // The same type and name twice in this call, for `validate()` (one module included twice
                 // registers the same lines again: no duplicate).
                 let (first, spec) = (old.entry.spec, slot.entry.spec)
@@ -499,7 +505,11 @@ extension DIContainer {
     /// Forgets every registration (decorators too) and instance.
     public func reset() {
         mutate("reset") { () -> (SlotTable, [Decorator]) in
-            defer { (slots, registry.value.decorators, registry.value.duplicates) = (SlotTable(), [], []) }
+            defer {
+                (slots, registry.value.decorators, registry.value.duplicates, registry.value.places) = (
+                    SlotTable(), [], [], [:]
+                )
+            }
             defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
             return (slots, registry.value.decorators)
         }
@@ -520,6 +530,7 @@ extension DIContainer {
         mutate("unregister") { () -> Slot? in
             // What `registerDependencies()` registers is there to unregister, and does not come back later.
             bootstrapIfNeeded()
+            registry.value.places[Key(T.self, name: name)] = nil
             return slots.removeValue(forKey: Key(T.self, name: name))
         } != nil
     }
@@ -547,6 +558,7 @@ extension DIContainer {
             copy.registry.value.duplicates = registry.value.duplicates
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
+            copy.registry.value.places = registry.value.places
             copy.registry.value.decorators = registry.value.decorators
             // A `validate()` copy's probes are not the test's resolves: strict mode does not see them.
             copy.registry.value.strict = forValidation ? nil : registry.value.strict
