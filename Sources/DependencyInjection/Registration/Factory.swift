@@ -36,6 +36,7 @@ struct Factory: @unchecked Sendable {
         }
 
         var isMainActor: Bool { if case .mainActor = self { true } else { false } }
+        var isNone: Bool { if case .none = self { true } else { false } }
 
         /// The actor's name, for messages (made from its type each time); `nil` for none.
         var actorName: String? {

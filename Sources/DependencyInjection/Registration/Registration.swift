@@ -255,12 +255,22 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     /// Several actions run in the order written. If one throws, the resolution fails and the
     /// instances it made are dropped, so the next resolve makes them (and runs the actions) again.
-    public func onResolve(_ action: @escaping (Value, Resolver) throws -> Void) -> Self {
+    ///
+    /// Like a factory, `action` keeps the isolation of the code it is written in: written in
+    /// main-actor code, it runs only on the main actor, and the value it gets is then handed out
+    /// off the main actor only if it is `Sendable`.
+    public func onResolve(
+        _ action: @escaping (Value, Resolver) throws -> Void, isolation: isolated (any Actor)? = #isolation
+    ) -> Self {
         changing {
             // Every value of this registration is a `Value` (see `Factory`).
-            $0.onResolve.append { value, resolver in
-                if value.holds(Value.self) { try action(value.value(as: Value.self), resolver) }
-            }
+            $0.onResolve.append(
+                (
+                    .init(isolation),
+                    { value, resolver in
+                        if value.holds(Value.self) { try action(value.value(as: Value.self), resolver) }
+                    }
+                ))
         }
     }
 
@@ -383,7 +393,7 @@ struct RegistrationSpec {
         get { extras?.scope }
         set { extras = RegistrationExtras(weak: weak, scope: newValue, onResolve: onResolve) }
     }
-    var onResolve: [(AnyBox, Resolver) throws -> Void] {
+    var onResolve: [RegistrationExtras.Action] {
         get { extras?.onResolve ?? [] }
         set { extras = RegistrationExtras(weak: weak, scope: scope, onResolve: newValue) }
     }
@@ -437,9 +447,11 @@ private func isOptional(_ type: any Any.Type) -> Bool {
 final class RegistrationExtras {
     let weak: WeakHandling?
     let scope: DIScope?
-    let onResolve: [(AnyBox, Resolver) throws -> Void]
+    let onResolve: [Action]
+    /// An `onResolve` action, with the actor its code needs, if any (it runs only there).
+    typealias Action = (isolation: Factory.Isolation, run: (AnyBox, Resolver) throws -> Void)
 
-    init(weak: WeakHandling?, scope: DIScope? = nil, onResolve: [(AnyBox, Resolver) throws -> Void] = []) {
+    init(weak: WeakHandling?, scope: DIScope? = nil, onResolve: [Action] = []) {
         (self.weak, self.scope, self.onResolve) = (weak, scope, onResolve)
     }
 }

@@ -162,7 +162,7 @@ extension DIContainer {
             if entry.lifetime.keepsOne { entry.value.making = making }
             return .make(owner, slot, making, make)
         }
-        let isolation = entry.spec.factory.isolation
+        let isolation = owner.isolation(of: entry)
         guard let actor = isolation.actor, actor !== caller else {
             do {
                 return .value(try provideHere(key, on: caller))

@@ -336,11 +336,13 @@ extension DIContainer {
         // non-Sendable one stays on that actor. (An async factory of main-actor code not made yet
         // needs awaiting, wherever.)
         let awaitsMainActor = entry.spec.factory.isAsync && entry.spec.factory.isolation.isMainActor
-        switch kept == nil && awaitsMainActor ? .none : entry.spec.factory.isolation {
+        switch kept == nil && awaitsMainActor ? .none : isolation(of: entry) {
         case .none: break
         case .mainActor:
             if !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) {
-                throw mainActorRequired(entry, requested: requested, canHop: kept == nil)
+                // Made there for the caller only if its factory is main-actor code (not only a decorator's or action's).
+                let canHop = kept == nil && entry.spec.factory.isolation.isMainActor
+                throw mainActorRequired(entry, requested: requested, canHop: canHop)
             }
         case .globalActor(let actor):
             if Resolution.state.runningActor !== actor, kept == nil || !entry.isSendable(as: requested) {
@@ -384,6 +386,27 @@ extension DIContainer {
         }
     }
 
+    /// The actor a value of `entry` here belongs to: its factory's, else that of a decorator or an
+    /// `onResolve` action written on an actor (it runs there, with the value). Checked wherever a
+    /// value is made or handed out, so a kept one never leaves that actor unless it is `Sendable`.
+    func isolation(of entry: Entry) -> Factory.Isolation {
+        guard case .none = entry.spec.factory.isolation else { return entry.spec.factory.isolation }
+        let type = ObjectIdentifier(entry.spec.type)
+        let decorator = registry.value.decorators.first { $0.type == type && !$0.isolation.isNone }
+        return decorator?.isolation ?? entry.spec.onResolve.first { !$0.isolation.isNone }?.isolation ?? .none
+    }
+
+    /// Throws unless this code runs on the actor a decorator or an action of `entry` needs.
+    private func checkRunsOn(_ isolation: Factory.Isolation, _ entry: Entry, requested: Key) throws(ResolutionError) {
+        switch isolation {
+        case .mainActor where !MainActorCheck.isOnMainActor:
+            throw mainActorRequired(entry, requested: requested, canHop: false)
+        case .globalActor(let actor) where Resolution.state.runningActor !== actor:
+            throw error(.notYetMade(actor: TypeName.of(type(of: actor))), for: requested)
+        default: break
+        }
+    }
+
     /// A main-actor service asked for off the main actor. A Sendable one asked for at top level (no
     /// step in progress on this thread) is made on the main actor for the caller (see `MainActorHop`).
     private func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
@@ -405,13 +428,7 @@ extension DIContainer {
         var decorated = value
         do throws(ResolutionError) {
             for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
-                switch decorator.isolation {
-                case .mainActor where !MainActorCheck.isOnMainActor:
-                    throw mainActorRequired(entry, requested: requested, canHop: false)
-                case .globalActor(let actor) where Resolution.state.runningActor !== actor:
-                    throw error(.notYetMade(actor: TypeName.of(type(of: actor))), for: requested)
-                default: break
-                }
+                try checkRunsOn(decorator.isolation, entry, requested: requested)
                 decorated = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
             }
             if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
@@ -425,8 +442,9 @@ extension DIContainer {
             // a new instance of its own registration is a cycle.
             Resolution.state.pendingActions.append {
                 Result { () throws(ResolutionError) in
+                    try self.checkRunsOn(action.isolation, entry, requested: requested)
                     try self.run(entry, requested: requested) { resolver throws(ResolutionError) in
-                        try Self.call({ try action($1, $0) }, resolver, value, key: requested, in: self)
+                        try Self.call({ try action.run($1, $0) }, resolver, value, key: requested, in: self)
                     }
                 }
             }
