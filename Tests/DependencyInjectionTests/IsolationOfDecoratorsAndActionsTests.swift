@@ -96,4 +96,21 @@ private actor ContainerOwner {
         #expect(error?.reason == .mainActorRequired)
         #expect(ranOffTheMainActor.current == false)
     }
+
+    @MainActor @Test func resolveAsyncDoesNotHandANonSendableValueMadeOnTheMainActorToAnotherTask() async throws {
+        let box = DIContainer()
+        registerSendableServiceOnTheMainActor(in: box)
+        registerHoldsSendableService(in: box)
+        let reason = await Task.detached { () -> ResolutionError.Reason? in
+            do {
+                _ = try await box.resolveAsync(HoldsSendableService.self)
+                return nil
+            } catch {
+                return (error as? ResolutionError)?.reason
+            }
+        }.value
+        #expect(reason == .mainActorRequired)
+        // On the main actor, where it may be made, it is.
+        #expect(try await box.resolveAsync(HoldsSendableService.self).uses == 0)
+    }
 }

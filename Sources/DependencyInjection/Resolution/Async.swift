@@ -166,9 +166,12 @@ extension DIContainer {
         guard let actor = isolation.actor, actor !== caller else {
             do {
                 return .value(try provideHere(key, on: caller))
-            } catch  where error.reason == .mainActorRequired && error.details.isSendable && caller !== MainActor.shared
+            } catch
+                where error.reason == .mainActorRequired && error.details.isSendable && caller !== MainActor.shared
+                && entry.isSendable(as: key)
             {
-                // A Sendable main-actor service its factory needs: made on the main actor, with it.
+                // A Sendable main-actor service its factory needs: made on the main actor, with it, if
+                // what is made there may come back here (a value that is not Sendable may hold main-actor state).
                 return .resolveOn(MainActor.shared)
             }
         }
