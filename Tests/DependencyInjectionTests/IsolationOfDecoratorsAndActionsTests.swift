@@ -113,4 +113,17 @@ private actor ContainerOwner {
         // On the main actor, where it may be made, it is.
         #expect(try await box.resolveAsync(HoldsSendableService.self).uses == 0)
     }
+
+    @Test func aRegistrationBoundToAnActorDoesNotKeepItAlive() async {
+        let deinitialized = DispatchSemaphore(value: 0)
+        var owner: ContainerOwner? = ContainerOwner(deinitialized: deinitialized)
+        await owner?.registerServices()
+        let box = owner!.box
+        owner = nil
+        let released = await Task.detached { deinitialized.wait(timeout: .now() + 20) == .success }.value
+        #expect(released)
+        let error = await errorInDetachedTask { _ = try box.tryResolve(PlainCounter.self) }
+        #expect(error?.reason == .actorReleased(actor: "ContainerOwner"))
+        #expect(error?.description.contains("ContainerOwner") == true)
+    }
 }

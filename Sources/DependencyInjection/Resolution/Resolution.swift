@@ -344,10 +344,14 @@ extension DIContainer {
                 let canHop = kept == nil && entry.spec.factory.isolation.isMainActor
                 throw mainActorRequired(entry, requested: requested, canHop: canHop)
             }
-        case .globalActor(let actor):
-            if Resolution.state.runningActor !== actor, kept == nil || !entry.isSendable(as: requested) {
-                let name = TypeName.of(type(of: actor))
-                let reason: ResolutionError.Reason = kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
+        case .globalActor(let reference):
+            let actor = reference.actor
+            if actor == nil || Resolution.state.runningActor !== actor, kept == nil || !entry.isSendable(as: requested)
+            {
+                let name = TypeName.of(reference.type)
+                let reason: ResolutionError.Reason =
+                    actor == nil
+                    ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
                 throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
             }
         }
@@ -401,8 +405,13 @@ extension DIContainer {
         switch isolation {
         case .mainActor where !MainActorCheck.isOnMainActor:
             throw mainActorRequired(entry, requested: requested, canHop: false)
-        case .globalActor(let actor) where Resolution.state.runningActor !== actor:
-            throw error(.notYetMade(actor: TypeName.of(type(of: actor))), for: requested)
+        case .globalActor(let reference):
+            guard let actor = reference.actor else {
+                throw error(.actorReleased(actor: TypeName.of(reference.type)), for: requested)
+            }
+            if Resolution.state.runningActor !== actor {
+                throw error(.notYetMade(actor: TypeName.of(reference.type)), for: requested)
+            }
         default: break
         }
     }
