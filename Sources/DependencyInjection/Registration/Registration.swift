@@ -400,6 +400,10 @@ struct RegistrationSpec {
 
     var key: Key { Key(type, name: name) }
 
+    /// What a `withScope` run keeps its instance under: the same for the copies of a registration
+    /// (`withOverrides`, the test traits, a module installed again), which share the run's instance.
+    var runKey: ObjectIdentifier { extras.map(ObjectIdentifier.init) ?? ObjectIdentifier(RegistrationExtras.self) }
+
     /// Whether making it needs `await` here: an async factory, or one isolated to an actor this
     /// code is not on. `eager()` leaves those to `prepare()`.
     var needsAwaiting: Bool {

@@ -149,6 +149,7 @@ extension DIContainer {
         let entry = slot.entry
         let isKept = entry.kept != nil
         if case .async(let make) = entry.spec.factory.make, !isKept {
+            if let reason = entry.runRequired { throw error(reason, for: key) }
             if let cycle = asyncCycle(reaching: entry, requested: key, from: asking) { throw cycle }
             if let failure = entry.value.validationFailure { throw failure }
             if let making = entry.value.making {

@@ -330,6 +330,7 @@ extension DIContainer {
     private func value(
         of entry: Entry, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
+        if let reason = entry.runRequired { throw error(reason, for: requested) }
         // Read in place: a copy of the whole `Factory` would retain each of its references.
         let kept = entry.kept
         // Made on its actor only; once made, a Sendable instance is shared like any other, and a
