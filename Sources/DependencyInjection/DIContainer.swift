@@ -505,11 +505,8 @@ extension DIContainer {
     /// Forgets every registration (decorators too) and instance.
     public func reset() {
         mutate("reset") { () -> (SlotTable, [Decorator]) in
-            defer {
-                (slots, registry.value.decorators, registry.value.duplicates, registry.value.places) = (
-                    SlotTable(), [], [], [:]
-                )
-            }
+            defer { (slots, registry.value.decorators, registry.value.duplicates) = (SlotTable(), [], []) }
+            defer { registry.value.places = [:] }
             defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
             return (slots, registry.value.decorators)
         }

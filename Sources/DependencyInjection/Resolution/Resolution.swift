@@ -333,29 +333,10 @@ extension DIContainer {
         if let reason = entry.runRequired { throw error(reason, for: requested) }
         // Read in place: a copy of the whole `Factory` would retain each of its references.
         let kept = entry.kept
-        // Made on its actor only; once made, a Sendable instance is shared like any other, and a
-        // non-Sendable one stays on that actor. (An async factory of main-actor code not made yet
-        // needs awaiting, wherever.)
+        // An async factory of main-actor code not made yet needs awaiting, wherever (below).
         let awaitsMainActor = entry.spec.factory.isAsync && entry.spec.factory.isolation.isMainActor
-        switch kept == nil && awaitsMainActor ? .none : isolation(of: entry) {
-        case .none: break
-        case .mainActor:
-            if !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) {
-                // Made there for the caller only if its factory is main-actor code (not only a decorator's or action's).
-                let canHop = kept == nil && entry.spec.factory.isolation.isMainActor
-                throw mainActorRequired(entry, requested: requested, canHop: canHop)
-            }
-        case .globalActor(let reference):
-            let actor = reference.actor
-            if actor == nil || Resolution.state.runningActor !== actor, kept == nil || !entry.isSendable(as: requested)
-            {
-                let name = TypeName.of(reference.type)
-                let reason: ResolutionError.Reason =
-                    actor == nil
-                    ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
-                throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
-            }
-        }
+        try checkRunsOn(
+            kept == nil && awaitsMainActor ? .none : isolation(of: entry), entry, requested: requested, kept: kept)
         // A kept instance made with arguments may be asked for again without them.
         if arguments.type != entry.spec.factory.argumentType, !(arguments.isEmpty && kept != nil) {
             // An argument inferred as a metatype is the real mistake: say that.
@@ -401,19 +382,29 @@ extension DIContainer {
         return decorator?.isolation ?? entry.spec.onResolve.first { !$0.isolation.isNone }?.isolation ?? .none
     }
 
-    /// Throws unless this code runs on the actor a decorator or an action of `entry` needs.
-    private func checkRunsOn(_ isolation: Factory.Isolation, _ entry: Entry, requested: Key) throws(ResolutionError) {
+    /// Throws unless code of `isolation` (a factory's, a decorator's or an action's) may make a value of
+    /// `entry` here, or unless its `kept` one may be handed out here: made on its actor only; once made,
+    /// a Sendable instance is shared like any other, and a non-Sendable one stays on that actor.
+    private func checkRunsOn(
+        _ isolation: Factory.Isolation, _ entry: Entry, requested: Key, kept: AnyBox? = nil
+    ) throws(ResolutionError) {
         switch isolation {
-        case .mainActor where !MainActorCheck.isOnMainActor:
-            throw mainActorRequired(entry, requested: requested, canHop: false)
+        case .none: return
+        case .mainActor:
+            guard !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) else { return }
+            // Made there for the caller only if its factory is main-actor code (not only a decorator's or action's).
+            throw mainActorRequired(
+                entry, requested: requested, canHop: kept == nil && entry.spec.factory.isolation.isMainActor)
         case .globalActor(let reference):
-            guard let actor = reference.actor else {
-                throw error(.actorReleased(actor: TypeName.of(reference.type)), for: requested)
-            }
-            if Resolution.state.runningActor !== actor {
-                throw error(.notYetMade(actor: TypeName.of(reference.type)), for: requested)
-            }
-        default: break
+            let actor = reference.actor
+            guard actor == nil || Resolution.state.runningActor !== actor,
+                kept == nil || !entry.isSendable(as: requested)
+            else { return }
+            let name = TypeName.of(reference.type)
+            let reason: ResolutionError.Reason =
+                actor == nil
+                ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
+            throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
         }
     }
 
