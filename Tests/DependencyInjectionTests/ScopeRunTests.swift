@@ -42,7 +42,8 @@ private final class Gate: Sendable {
         box.register { Scoped(.visit, JobContext.init) }
         let containers = ObjectIdentifier(box.resolve(JobContext.self))
         let gate = Gate()
-        let (inRun, late) = await box.withScope(.visit) { () async -> (ObjectIdentifier, Task<ObjectIdentifier, Never>) in
+        let (inRun, late) = await box.withScope(.visit) {
+            () async -> (ObjectIdentifier, Task<ObjectIdentifier, Never>) in
             let late = Task {
                 await gate.wait()
                 return ObjectIdentifier(box.resolve(JobContext.self))
