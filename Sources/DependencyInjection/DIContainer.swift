@@ -38,8 +38,10 @@ public final class DIContainer: @unchecked Sendable {
         var bootstrapsAfterReset: Bool
         /// How many registrations were installed, for ordering listings.
         var installedCount = 0
-        /// The place in listings (`resolveAll`) of a slot whose registration replaced one installed
-        /// earlier (a test's override): the first one's, so swapping one stage keeps a pipeline's order.
+        /// In a copy (`withOverrides`, the test traits): the last registration copied from its source.
+        var copiedCount = 0
+        /// The place in listings (`resolveAll`) of a slot whose copied registration an override
+        /// replaced: the original's, so swapping one stage keeps a pipeline's order.
         var places: [Key: Int] = [:]
         /// Its ``Decorate`` registrations, in registration order.
         var decorators: [Decorator] = []
@@ -299,7 +301,7 @@ extension DIContainer {
             func put(_ slot: Slot, at key: Key) {
                 guard let old = slots.updateValue(slot, forKey: key) else { return }
                 replaced.append(old)
-                if old.entry.sequence < firstNew, registry.value.places[key] == nil {
+                if old.entry.sequence <= registry.value.copiedCount, registry.value.places[key] == nil {
                     registry.value.places[key] = old.entry.sequence
                 }
                 // The same type and name twice in this call, for `validate()` (one module included twice
@@ -555,6 +557,7 @@ extension DIContainer {
             copy.registry.value.duplicates = registry.value.duplicates
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
+            copy.registry.value.copiedCount = registry.value.installedCount
             copy.registry.value.places = registry.value.places
             copy.registry.value.decorators = registry.value.decorators
             // A `validate()` copy's probes are not the test's resolves: strict mode does not see them.
