@@ -262,16 +262,11 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     public func onResolve(
         _ action: @escaping (Value, Resolver) throws -> Void, isolation: isolated (any Actor)? = #isolation
     ) -> Self {
-        changing {
-            // Every value of this registration is a `Value` (see `Factory`).
-            $0.onResolve.append(
-                (
-                    .init(isolation),
-                    { value, resolver in
-                        if value.holds(Value.self) { try action(value.value(as: Value.self), resolver) }
-                    }
-                ))
+        // Every value of this registration is a `Value` (see `Factory`).
+        let run: (AnyBox, Resolver) throws -> Void = { value, resolver in
+            if value.holds(Value.self) { try action(value.value(as: Value.self), resolver) }
         }
+        return changing { $0.onResolve.append((.init(isolation), run)) }
     }
 
     /// A copy with `change` applied to its spec (a new entry: one is never changed once made).
