@@ -50,14 +50,16 @@ extension DIContainer {
     }
 
     /// The keys of every registration of `type` here and in the ancestors: the unnamed one, then
-    /// each name in the order it was registered (an ancestor's first). Lock held.
+    /// each name in the order it was registered (an ancestor's first; an override at the place of
+    /// what it replaced). Lock held.
     private func allKeys(of type: any Any.Type) -> [Key] {
         var names: [String?] = []
         for container in lineage.reversed() {
             container.bootstrapIfNeeded()
-            let slots = container.slots.filter { $0.key.typeID == ObjectIdentifier(type) }
-            for (key, _) in slots.sorted(by: { $0.value.entry.sequence < $1.value.entry.sequence })
-            where !names.contains(key.name) {
+            let slots = container.slots.filter { $0.key.typeID == ObjectIdentifier(type) }.map { key, slot in
+                (key, container.registry.value.places[key] ?? slot.entry.sequence)
+            }
+            for (key, _) in slots.sorted(by: { $0.1 < $1.1 }) where !names.contains(key.name) {
                 names.append(key.name)
             }
         }

@@ -2,16 +2,21 @@
 ///
 ///     extension DIScope {
 ///         static let session = DIScope("session")
-///         static let request = DIScope("request")
+///         static let request = DIScope("request", requiresRun: true)
 ///     }
 ///
-/// Two scopes are the same scope when their names are equal.
+/// Two scopes are the same scope when their names (and whether they require a run) are equal.
 public struct DIScope: Hashable, Sendable {
     /// The scope's name, for listings and messages.
     public let name: String
+    /// Whether its services exist only inside a run of ``DIContainer/withScope(_:_:)-swift.type.method``:
+    /// resolving one outside a run (or from a task after its run returned) is a ``ResolutionError``,
+    /// instead of one instance kept by the container for everyone. A run-only scope is shorter than
+    /// an ordinary one (see `validate()`'s lifetime checks).
+    public let requiresRun: Bool
 
-    /// A scope named `name`.
-    public init(_ name: String) { self.name = name }
+    /// A scope named `name`; `requiresRun`: its services exist only inside runs of it (a server's request).
+    public init(_ name: String, requiresRun: Bool = false) { (self.name, self.requiresRun) = (name, requiresRun) }
 }
 
 extension DIContainer {
@@ -59,8 +64,9 @@ extension DIContainer {
 }
 
 /// One run of ``DIContainer/withScope(_:_:)-swift.type.method``: the instances of its scope's
-/// services made while it runs, each with its entry (so the entry's identity is not reused).
-final class ScopeRun: Locked<[ObjectIdentifier: (entry: Entry, value: AnyBox)]>, @unchecked Sendable {
+/// services made while it runs, each with its entry (whose registration's identity keys it, and is
+/// not reused while it is kept); `nil` once the run has ended (a task it started may outlive it).
+final class ScopeRun: Locked<[ObjectIdentifier: (entry: Entry, value: AnyBox)]?>, @unchecked Sendable {
     // Unchecked: `value` is guarded by `Resolution.lock` (see `Locked`); the rest never changes.
     static let current = TaskLocal<ScopeRun?>(wrappedValue: nil)
 
@@ -73,18 +79,20 @@ final class ScopeRun: Locked<[ObjectIdentifier: (entry: Entry, value: AnyBox)]>,
         super.init([:])
     }
 
-    /// The innermost run of `scope` bound to this task, if any. Lock held.
+    /// The innermost run of `scope` bound to this task that has not ended, if any: a task that
+    /// outlives its run resolves as outside it. Lock held.
     static func innermost(of scope: DIScope?) -> ScopeRun? {
         var run = current.get()
-        while let found = run, found.scope != scope { run = found.outer }
+        while let found = run, found.scope != scope || found.value == nil { run = found.outer }
         return run
     }
 
-    /// Drops the run's instances, once the lock is let go (a run may end inside a factory): a `deinit` may resolve.
+    /// Ends the run and drops its instances, once the lock is let go (a run may end inside a
+    /// factory): a `deinit` may resolve.
     func end() {
         Resolution.lock.withLock {
             Resolution.lock.releaseAfterUnlock(value)
-            value = [:]
+            value = nil
         }
     }
 }

@@ -38,6 +38,11 @@ public final class DIContainer: @unchecked Sendable {
         var bootstrapsAfterReset: Bool
         /// How many registrations were installed, for ordering listings.
         var installedCount = 0
+        /// In a copy (`withOverrides`, the test traits): the last registration copied from its source.
+        var copiedCount = 0
+        /// The place in listings (`resolveAll`) of a slot whose copied registration an override
+        /// replaced: the original's, so swapping one stage keeps a pipeline's order.
+        var places: [Key: Int] = [:]
         /// Its ``Decorate`` registrations, in registration order.
         var decorators: [Decorator] = []
         /// Strict tests: resolves of registrations up to `baseline` (production) are reported (see `reportResolves`).
@@ -296,6 +301,9 @@ extension DIContainer {
             func put(_ slot: Slot, at key: Key) {
                 guard let old = slots.updateValue(slot, forKey: key) else { return }
                 replaced.append(old)
+                if old.entry.sequence <= registry.value.copiedCount, registry.value.places[key] == nil {
+                    registry.value.places[key] = old.entry.sequence
+                }
                 // The same type and name twice in this call, for `validate()` (one module included twice
                 // registers the same lines again: no duplicate).
                 let (first, spec) = (old.entry.spec, slot.entry.spec)
@@ -508,6 +516,7 @@ extension DIContainer {
     public func reset() {
         mutate("reset") { () -> (SlotTable, [Decorator]) in
             defer { (slots, registry.value.decorators, registry.value.duplicates) = (SlotTable(), [], []) }
+            defer { registry.value.places = [:] }
             defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
             return (slots, registry.value.decorators)
         }
@@ -528,6 +537,7 @@ extension DIContainer {
         mutate("unregister") { () -> Slot? in
             // What `registerDependencies()` registers is there to unregister, and does not come back later.
             bootstrapIfNeeded()
+            registry.value.places[Key(T.self, name: name)] = nil
             return slots.removeValue(forKey: Key(T.self, name: name))
         } != nil
     }
@@ -555,6 +565,8 @@ extension DIContainer {
             copy.registry.value.duplicates = registry.value.duplicates
             copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
             copy.registry.value.installedCount = registry.value.installedCount
+            copy.registry.value.copiedCount = registry.value.installedCount
+            copy.registry.value.places = registry.value.places
             copy.registry.value.decorators = registry.value.decorators
             // A `validate()` copy's probes are not the test's resolves: strict mode does not see them.
             copy.registry.value.strict = forValidation ? nil : registry.value.strict

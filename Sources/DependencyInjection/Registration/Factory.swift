@@ -14,37 +14,49 @@ struct Factory: @unchecked Sendable {
     enum Isolation: Sendable {
         case none
         case mainActor
-        /// Another global actor (`{ @DatabaseActor in … }`).
-        case globalActor(any Actor)
+        /// Another global actor (`{ @DatabaseActor in … }`), or an actor instance whose method wrote
+        /// the registration: held weakly, as a registration must not keep that actor alive.
+        case globalActor(ActorReference)
 
         @usableFromInline
         init(_ actor: (any Actor)?) {
             if let actor {
-                self = actor === MainActor.shared ? .mainActor : .globalActor(actor)
+                self = actor === MainActor.shared ? .mainActor : .globalActor(ActorReference(actor))
             } else {
                 self = .none
             }
         }
 
-        /// The actor its code needs, if any.
+        /// The actor its code needs, if any (`nil` too for an actor instance that is gone).
         var actor: (any Actor)? {
             switch self {
             case .none: nil
             case .mainActor: MainActor.shared
-            case .globalActor(let actor): actor
+            case .globalActor(let reference): reference.actor
             }
         }
 
         var isMainActor: Bool { if case .mainActor = self { true } else { false } }
+        var isNone: Bool { if case .none = self { true } else { false } }
 
         /// The actor's name, for messages (made from its type each time); `nil` for none.
         var actorName: String? {
             switch self {
             case .none: nil
             case .mainActor: "MainActor"
-            case .globalActor(let actor): TypeName.of(type(of: actor))
+            case .globalActor(let reference): TypeName.of(reference.type)
             }
         }
+    }
+
+    /// An actor held weakly (a global actor's `shared` lives forever; an instance may go), with its
+    /// type, for messages once it is gone.
+    @usableFromInline
+    final class ActorReference: Sendable {
+        weak let actor: (any Actor)?
+        let type: any Actor.Type
+
+        init(_ actor: any Actor) { (self.actor, type) = (actor, Swift.type(of: actor)) }
     }
 
     @usableFromInline

@@ -20,13 +20,19 @@ public enum Lifetime: String, Sendable, CustomStringConvertible {
     public var description: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 
     /// How long one instance is shared, for `validate()`: 0 never (`New`: whoever resolves it owns it),
-    /// 1 for one resolution (`Graph`), 3 for as long as the container or a holder wants it. A lifetime
-    /// bounded in between (a scope's) ranks 2.
-    var sharingRank: Int { [.new: 0, .graph: 1, .scoped: 2][self] ?? 3 }
+    /// 1 for one resolution (`Graph`), 4 for as long as the container or a holder wants it. A scope's
+    /// lifetime is bounded in between: 2 for a run of a run-only scope (``DIScope/requiresRun``), 3
+    /// for an ordinary scope (kept until released, or for a run).
+    func sharingRank(in scope: DIScope? = nil) -> Int {
+        [.new: 0, .graph: 1, .scoped: scope?.requiresRun == true ? 2 : 3][self] ?? 4
+    }
 
-    /// Whether a service of this lifetime would keep a `dependency` instance past its bounded lifetime.
-    func outlives(_ dependency: Lifetime) -> Bool {
-        (1..<3).contains(dependency.sharingRank) && sharingRank > dependency.sharingRank
+    /// Whether a service of this lifetime (in `scope`, if `Scoped`) would keep a `dependency` instance
+    /// (in `dependencyScope`) past its bounded lifetime: a `Shared`, `Weak` or ordinary `Scoped` one
+    /// outlives a run-only `Scoped` one, and everything but `New` outlives a `Graph` one.
+    func outlives(_ dependency: Lifetime, scope: DIScope? = nil, dependencyScope: DIScope? = nil) -> Bool {
+        let rank = dependency.sharingRank(in: dependencyScope)
+        return (1..<4).contains(rank) && sharingRank(in: scope) > rank
     }
 }
 

@@ -255,13 +255,18 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     /// Several actions run in the order written. If one throws, the resolution fails and the
     /// instances it made are dropped, so the next resolve makes them (and runs the actions) again.
-    public func onResolve(_ action: @escaping (Value, Resolver) throws -> Void) -> Self {
-        changing {
-            // Every value of this registration is a `Value` (see `Factory`).
-            $0.onResolve.append { value, resolver in
-                if value.holds(Value.self) { try action(value.value(as: Value.self), resolver) }
-            }
+    ///
+    /// Like a factory, `action` keeps the isolation of the code it is written in: written in
+    /// main-actor code, it runs only on the main actor, and the value it gets is then handed out
+    /// off the main actor only if it is `Sendable`.
+    public func onResolve(
+        _ action: @escaping (Value, Resolver) throws -> Void, isolation: isolated (any Actor)? = #isolation
+    ) -> Self {
+        // Every value of this registration is a `Value` (see `Factory`).
+        let run: (AnyBox, Resolver) throws -> Void = { value, resolver in
+            if value.holds(Value.self) { try action(value.value(as: Value.self), resolver) }
         }
+        return changing { $0.onResolve.append((.init(isolation), run)) }
     }
 
     /// A copy with `change` applied to its spec (a new entry: one is never changed once made).
@@ -383,12 +388,16 @@ struct RegistrationSpec {
         get { extras?.scope }
         set { extras = RegistrationExtras(weak: weak, scope: newValue, onResolve: onResolve) }
     }
-    var onResolve: [(AnyBox, Resolver) throws -> Void] {
+    var onResolve: [RegistrationExtras.Action] {
         get { extras?.onResolve ?? [] }
         set { extras = RegistrationExtras(weak: weak, scope: scope, onResolve: newValue) }
     }
 
     var key: Key { Key(type, name: name) }
+
+    /// What a `withScope` run keeps its instance under: the same for the copies of a registration
+    /// (`withOverrides`, the test traits, a module installed again), which share the run's instance.
+    var runKey: ObjectIdentifier { extras.map(ObjectIdentifier.init) ?? ObjectIdentifier(RegistrationExtras.self) }
 
     /// Whether making it needs `await` here: an async factory, or one isolated to an actor this
     /// code is not on. `eager()` leaves those to `prepare()`.
@@ -437,9 +446,11 @@ private func isOptional(_ type: any Any.Type) -> Bool {
 final class RegistrationExtras {
     let weak: WeakHandling?
     let scope: DIScope?
-    let onResolve: [(AnyBox, Resolver) throws -> Void]
+    let onResolve: [Action]
+    /// An `onResolve` action, with the actor its code needs, if any (it runs only there).
+    typealias Action = (isolation: Factory.Isolation, run: (AnyBox, Resolver) throws -> Void)
 
-    init(weak: WeakHandling?, scope: DIScope? = nil, onResolve: [(AnyBox, Resolver) throws -> Void] = []) {
+    init(weak: WeakHandling?, scope: DIScope? = nil, onResolve: [Action] = []) {
         (self.weak, self.scope, self.onResolve) = (weak, scope, onResolve)
     }
 }

@@ -149,6 +149,7 @@ extension DIContainer {
         let entry = slot.entry
         let isKept = entry.kept != nil
         if case .async(let make) = entry.spec.factory.make, !isKept {
+            if let reason = entry.runRequired { throw error(reason, for: key) }
             if let cycle = asyncCycle(reaching: entry, requested: key, from: asking) { throw cycle }
             if let failure = entry.value.validationFailure { throw failure }
             if let making = entry.value.making {
@@ -162,13 +163,16 @@ extension DIContainer {
             if entry.lifetime.keepsOne { entry.value.making = making }
             return .make(owner, slot, making, make)
         }
-        let isolation = entry.spec.factory.isolation
+        let isolation = owner.isolation(of: entry)
         guard let actor = isolation.actor, actor !== caller else {
             do {
                 return .value(try provideHere(key, on: caller))
-            } catch  where error.reason == .mainActorRequired && error.details.isSendable && caller !== MainActor.shared
+            } catch
+                where error.reason == .mainActorRequired && error.details.isSendable && caller !== MainActor.shared
+                && entry.isSendable(as: key)
             {
-                // A Sendable main-actor service its factory needs: made on the main actor, with it.
+                // A Sendable main-actor service its factory needs: made on the main actor, with it, if
+                // what is made there may come back here (a value that is not Sendable may hold main-actor state).
                 return .resolveOn(MainActor.shared)
             }
         }

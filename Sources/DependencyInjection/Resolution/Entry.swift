@@ -171,8 +171,15 @@ final class Entry: LockedInstances, @unchecked Sendable {
         case .scoped:
             // Inside a run of its scope, the run's instance; else the container's.
             guard let run = ScopeRun.innermost(of: spec.scope) else { return value.shared }
-            return run.value[ObjectIdentifier(self)]?.value
+            return run.value?[spec.runKey]?.value
         }
+    }
+
+    /// Why it cannot be had here: a `Scoped` one of a run-only scope, outside every live run of it.
+    var runRequired: ResolutionError.Reason? {
+        guard lifetime == .scoped, let scope = spec.scope, scope.requiresRun, ScopeRun.innermost(of: scope) == nil
+        else { return nil }
+        return .scopeRunRequired(scope: scope.name)
     }
 
     /// Keeps a new instance as its lifetime says; what the resolution in progress stored is
@@ -180,10 +187,13 @@ final class Entry: LockedInstances, @unchecked Sendable {
     func keep(_ made: AnyBox) -> ResolutionError.Reason? {
         switch lifetime {
         case .shared, .scoped:
+            // A run-only scope's run that ended while an async factory made it: kept nowhere.
+            if let reason = runRequired { return reason }
             if lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) {
-                run.value[ObjectIdentifier(self)] = (self, made)
+                let key = spec.runKey
+                run.value?[key] = (self, made)
                 // Taken back from that run, which may be over when the resolution fails.
-                Resolution.state.undo.append { run.value.removeValue(forKey: ObjectIdentifier(self)) }
+                Resolution.state.undo.append { run.value?.removeValue(forKey: key) }
             } else {
                 value.shared = made
                 Resolution.state.made.append(self)

@@ -341,25 +341,13 @@ extension DIContainer {
     private func value(
         of entry: Entry, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
+        if let reason = entry.runRequired { throw error(reason, for: requested) }
         // Read in place: a copy of the whole `Factory` would retain each of its references.
         let kept = entry.kept
-        // Made on its actor only; once made, a Sendable instance is shared like any other, and a
-        // non-Sendable one stays on that actor. (An async factory of main-actor code not made yet
-        // needs awaiting, wherever.)
+        // An async factory of main-actor code not made yet needs awaiting, wherever (below).
         let awaitsMainActor = entry.spec.factory.isAsync && entry.spec.factory.isolation.isMainActor
-        switch kept == nil && awaitsMainActor ? .none : entry.spec.factory.isolation {
-        case .none: break
-        case .mainActor:
-            if !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) {
-                throw mainActorRequired(entry, requested: requested, canHop: kept == nil)
-            }
-        case .globalActor(let actor):
-            if Resolution.state.runningActor !== actor, kept == nil || !entry.isSendable(as: requested) {
-                let name = TypeName.of(type(of: actor))
-                let reason: ResolutionError.Reason = kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
-                throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
-            }
-        }
+        try checkRunsOn(
+            kept == nil && awaitsMainActor ? .none : isolation(of: entry), entry, requested: requested, kept: kept)
         // A kept instance made with arguments may be asked for again without them.
         if arguments.type != entry.spec.factory.argumentType, !(arguments.isEmpty && kept != nil) {
             // An argument inferred as a metatype is the real mistake: say that.
@@ -390,6 +378,42 @@ extension DIContainer {
         }
     }
 
+    /// The actor a value of `entry` here belongs to: its factory's, else that of a decorator or an
+    /// `onResolve` action written on an actor (it runs there, with the value). Checked wherever a
+    /// value is made or handed out, so a kept one never leaves that actor unless it is `Sendable`.
+    func isolation(of entry: Entry) -> Factory.Isolation {
+        guard case .none = entry.spec.factory.isolation else { return entry.spec.factory.isolation }
+        let type = ObjectIdentifier(entry.spec.type)
+        let decorator = registry.value.decorators.first { $0.type == type && !$0.isolation.isNone }
+        return decorator?.isolation ?? entry.spec.onResolve.first { !$0.isolation.isNone }?.isolation ?? .none
+    }
+
+    /// Throws unless code of `isolation` (a factory's, a decorator's or an action's) may make a value of
+    /// `entry` here, or unless its `kept` one may be handed out here: made on its actor only; once made,
+    /// a Sendable instance is shared like any other, and a non-Sendable one stays on that actor.
+    private func checkRunsOn(
+        _ isolation: Factory.Isolation, _ entry: Entry, requested: Key, kept: AnyBox? = nil
+    ) throws(ResolutionError) {
+        switch isolation {
+        case .none: return
+        case .mainActor:
+            guard !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) else { return }
+            // Made there for the caller only if its factory is main-actor code (not only a decorator's or action's).
+            throw mainActorRequired(
+                entry, requested: requested, canHop: kept == nil && entry.spec.factory.isolation.isMainActor)
+        case .globalActor(let reference):
+            let actor = reference.actor
+            guard actor == nil || Resolution.state.runningActor !== actor,
+                kept == nil || !entry.isSendable(as: requested)
+            else { return }
+            let name = TypeName.of(reference.type)
+            let reason: ResolutionError.Reason =
+                actor == nil
+                ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
+            throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
+        }
+    }
+
     /// A main-actor service asked for off the main actor. A Sendable one asked for at top level (no
     /// step in progress on this thread) is made on the main actor for the caller (see `MainActorHop`).
     private func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
@@ -411,13 +435,7 @@ extension DIContainer {
         var decorated = value
         do throws(ResolutionError) {
             for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
-                switch decorator.isolation {
-                case .mainActor where !MainActorCheck.isOnMainActor:
-                    throw mainActorRequired(entry, requested: requested, canHop: false)
-                case .globalActor(let actor) where Resolution.state.runningActor !== actor:
-                    throw error(.notYetMade(actor: TypeName.of(type(of: actor))), for: requested)
-                default: break
-                }
+                try checkRunsOn(decorator.isolation, entry, requested: requested)
                 decorated = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
             }
             if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
@@ -431,8 +449,9 @@ extension DIContainer {
             // a new instance of its own registration is a cycle.
             Resolution.state.pendingActions.append {
                 Result { () throws(ResolutionError) in
+                    try self.checkRunsOn(action.isolation, entry, requested: requested)
                     try self.run(entry, requested: requested) { resolver throws(ResolutionError) in
-                        try Self.call({ try action($1, $0) }, resolver, value, key: requested, in: self)
+                        try Self.call({ try action.run($1, $0) }, resolver, value, key: requested, in: self)
                     }
                 }
             }

@@ -53,6 +53,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case isolationConflict(registration: String, dependency: String)
         /// `validate()`: one `register` call or `Module` registers the type and name twice; the second replaces the first.
         case duplicateRegistration(first: String, second: String)
+        /// A service of a run-only ``DIScope`` (`requiresRun`) was resolved outside a run of `scope`.
+        case scopeRunRequired(scope: String)
+        /// A non-`Sendable` registration written in a method of an instance of `actor` (bound to
+        /// that instance) was resolved after the instance was deinitialized.
+        case actorReleased(actor: String)
 
         var isIsolationConflict: Bool { if case .isolationConflict = self { true } else { false } }
         /// An actor's service asked for where it cannot be had.
@@ -190,6 +195,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "\(registration) runs on any thread but depends on \(dependency), which it cannot get there, even after prepare()."
         case .duplicateRegistration(let first, let second):
             "\(subject) is registered twice in one register call or Module: \(first), replaced by \(second)."
+        case .scopeRunRequired(let scope):
+            "\(subject) is Scoped(.\(scope)), a scope that exists only inside runs of it, and was resolved "
+                + "outside any run of it (or after its run returned)."
+        case .actorReleased(let actor):
+            "\(subject) is not Sendable and was registered in a method of \(actor), which makes it there; that "
+                + "\(actor) has been deinitialized."
         }
     }
 
@@ -323,6 +334,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
         case .duplicateRegistration:
             "remove one of them, or tell them apart with .named(\"…\")."
+        case .scopeRunRequired(let scope):
+            "resolve it inside a run: DIContainer.withScope(.\(scope)) { … } (a task started in the run "
+                + "resolves it before the run returns), or give it an ordinary scope: DIScope(\"\(scope)\")."
+        case .actorReleased(let actor):
+            "keep the \(actor) alive while its container resolves, make '\(typeName)' Sendable, or register it "
+                + "outside the actor (e.g. a nonisolated function)."
         case .tooDeep:
             "look for a cycle through many registrations in the path, or make the chain shorter "
                 + "(e.g. resolve part of it lazily with @LazyInject)."

@@ -499,8 +499,11 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
 
     @Test func anActorInstancesRegistrationIsNamedByItsType() async {
         let box = DIContainer()
-        await EntryStateRegistrar().register(in: box)
+        // Kept alive: a registration does not keep its actor (once it is gone, the error says so).
+        let registrar = EntryStateRegistrar()
+        await registrar.register(in: box)
         let error = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+        withExtendedLifetime(registrar) {}
         #expect(error?.reason == .notYetMade(actor: "EntryStateRegistrar"))
         #expect(error?.description.contains("EntryStateRegistrar") == true, "\(String(describing: error))")
     }

@@ -196,8 +196,11 @@ private final class ContainerHolder: @unchecked Sendable {
             func register(in box: DIContainer) { box.register { StoredReview.module } }
         }
         let bound = DIContainer()
-        await Registrar().register(in: bound)
+        // Kept alive while it resolves: a registration does not keep its actor.
+        let registrar = Registrar()
+        await registrar.register(in: bound)
         let reason = resolutionError { _ = try bound.tryResolve(ReviewWhole.self) }?.reason
+        withExtendedLifetime(registrar) {}
         #expect(reason == .notYetMade(actor: "Registrar"))
         // The stored module itself is as it was: registered in nonisolated code, it runs anywhere.
         let plain = DIContainer()

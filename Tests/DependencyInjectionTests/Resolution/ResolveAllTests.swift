@@ -77,12 +77,12 @@ private final class Analytics {
         box.withOverrides {
             New(TrackerImpl() as Tracker).named("console")
         } operation: {
-            // The override is the latest registration of its name, so it comes last.
+            // The override keeps the place of the registration it replaces.
             let all = DIContainer.resolveAll(Tracker.self)
             #expect(all.count == 2)
-            #expect(all[0] is RemoteTracker)
-            #expect(all[1] is TrackerImpl)
-            #expect(DIContainer.resolve(Fanout.self).trackers[1] is TrackerImpl)
+            #expect(all[0] is TrackerImpl)
+            #expect(all[1] is RemoteTracker)
+            #expect(DIContainer.resolve(Fanout.self).trackers[0] is TrackerImpl)
         }
     }
 

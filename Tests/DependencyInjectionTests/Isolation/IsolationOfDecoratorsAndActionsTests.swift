@@ -1,0 +1,129 @@
+import DependencyInjection
+import Dispatch
+import Testing
+
+// What a decorator or an `onResolve` action written on an actor does to a value, and what an
+// async resolve hands out: a value never leaves the actor whose code touched it unless it is
+// Sendable (contract §2b, §5a, §5e).
+
+/// Not Sendable, with a Sendable main-actor service inside.
+private final class HoldsSendableService {
+    let service: SendableService
+    var uses = 0
+    init(service: SendableService) { self.service = service }
+}
+
+/// Registered in nonisolated code: its factory runs on any thread.
+private func registerPlainCounter(in box: DIContainer) { box.register { Shared(PlainCounter()) } }
+
+/// A registration written in nonisolated code, to which main-actor code adds an action.
+private func plainCounterRegistration() -> New<PlainCounter> { New(PlainCounter()) }
+
+/// Written in main-actor code: the decorator keeps that isolation.
+@MainActor private func decorateOnTheMainActor(in box: DIContainer) {
+    box.register {
+        Decorate(PlainCounter.self) { counter, _ in
+            counter.count += 1
+            return counter
+        }
+    }
+}
+
+/// Written in main-actor code: Swift infers the action `@MainActor`.
+@MainActor private func registerWithAMainActorAction(in box: DIContainer, ranOffTheMainActor: Guarded<Bool>) {
+    box.register {
+        plainCounterRegistration().onResolve { counter, _ in
+            if !MainActorQueue.isCurrent { ranOffTheMainActor.withLock { $0 = true } }
+            counter.count += 1
+        }
+    }
+}
+
+@MainActor private func registerSendableServiceOnTheMainActor(in box: DIContainer) {
+    box.register { Shared(SendableService()) }
+}
+
+private func registerHoldsSendableService(in box: DIContainer) {
+    box.register { New { resolve in try HoldsSendableService(service: resolve.tryResolve()) } }
+}
+
+/// Owns its container, and registers in it from one of its methods.
+private actor ContainerOwner {
+    let box = DIContainer()
+    private let deinitialized: DispatchSemaphore
+
+    init(deinitialized: DispatchSemaphore) { self.deinitialized = deinitialized }
+
+    func registerServices() { box.register { Shared(PlainCounter()) } }
+
+    deinit { deinitialized.signal() }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct IsolationOfDecoratorsAndActionsTests {
+    @MainActor @Test func aValueDecoratedOnTheMainActorIsNotHandedOutOffIt() async {
+        let box = DIContainer()
+        registerPlainCounter(in: box)
+        decorateOnTheMainActor(in: box)
+        #expect(box.resolve(PlainCounter.self).count == 1)
+        let error = await errorInDetachedTask { _ = try box.tryResolve(PlainCounter.self) }
+        #expect(error?.reason == .mainActorRequired)
+        let asyncReason = await Task.detached { () -> ResolutionError.Reason? in
+            do {
+                _ = try await box.resolveAsync(PlainCounter.self)
+                return nil
+            } catch {
+                return (error as? ResolutionError)?.reason
+            }
+        }.value
+        #expect(asyncReason == .mainActorRequired)
+    }
+
+    @MainActor @Test func aValueDecoratedOnTheMainActorIsNotMadeOffIt() async {
+        let box = DIContainer()
+        registerPlainCounter(in: box)
+        decorateOnTheMainActor(in: box)
+        let error = await errorInDetachedTask { _ = try box.tryResolve(PlainCounter.self) }
+        #expect(error?.reason == .mainActorRequired)
+        #expect(box.resolve(PlainCounter.self).count == 1, "made and decorated once, on the main actor")
+    }
+
+    @MainActor @Test func aMainActorActionNeverRunsOffTheMainActor() async {
+        let box = DIContainer()
+        let ranOffTheMainActor = Guarded(false)
+        registerWithAMainActorAction(in: box, ranOffTheMainActor: ranOffTheMainActor)
+        #expect(box.resolve(PlainCounter.self).count == 1)
+        let error = await errorInDetachedTask { _ = try box.tryResolve(PlainCounter.self) }
+        #expect(error?.reason == .mainActorRequired)
+        #expect(ranOffTheMainActor.current == false)
+    }
+
+    @MainActor @Test func resolveAsyncDoesNotHandANonSendableValueMadeOnTheMainActorToAnotherTask() async throws {
+        let box = DIContainer()
+        registerSendableServiceOnTheMainActor(in: box)
+        registerHoldsSendableService(in: box)
+        let reason = await Task.detached { () -> ResolutionError.Reason? in
+            do {
+                _ = try await box.resolveAsync(HoldsSendableService.self)
+                return nil
+            } catch {
+                return (error as? ResolutionError)?.reason
+            }
+        }.value
+        #expect(reason == .mainActorRequired)
+        // On the main actor, where it may be made, it is.
+        #expect(try await box.resolveAsync(HoldsSendableService.self).uses == 0)
+    }
+
+    @Test func aRegistrationBoundToAnActorDoesNotKeepItAlive() async {
+        let deinitialized = DispatchSemaphore(value: 0)
+        var owner: ContainerOwner? = ContainerOwner(deinitialized: deinitialized)
+        await owner?.registerServices()
+        let box = owner!.box
+        owner = nil
+        let released = await Task.detached { deinitialized.wait(timeout: .now() + 20) == .success }.value
+        #expect(released)
+        let error = await errorInDetachedTask { _ = try box.tryResolve(PlainCounter.self) }
+        #expect(error?.reason == .actorReleased(actor: "ContainerOwner"))
+        #expect(error?.description.contains("ContainerOwner") == true)
+    }
+}

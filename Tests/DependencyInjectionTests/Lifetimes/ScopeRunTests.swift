@@ -1,0 +1,114 @@
+import DependencyInjection
+import Testing
+
+// Runs of withScope: what overrides inside a run see, what a task that outlives its run gets, and
+// scopes that exist only inside runs (contract §5c, §6d).
+
+extension DIScope {
+    fileprivate static let job = DIScope("job", requiresRun: true)
+    fileprivate static let visit = DIScope("visit")
+}
+
+private final class JobContext {}
+
+/// Lets a task started inside a run go on only once the run has returned.
+private final class Gate: Sendable {
+    private let stream: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+
+    init() { (stream, continuation) = AsyncStream.makeStream(of: Void.self) }
+
+    func open() { continuation.finish() }
+    func wait() async { for await _ in stream {} }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ScopeRunTests {
+    @Test func overridesInsideARunShareTheRunsInstances() {
+        let box = DIContainer()
+        box.register { Scoped(.visit, JobContext.init) }
+        box.withScope(.visit) {
+            let inRun = box.resolve(JobContext.self)
+            let overridden = box.withOverrides {
+                New(MockPayments() as Payments)
+            } operation: {
+                DIContainer.resolve(JobContext.self)
+            }
+            #expect(overridden === inRun)
+        }
+    }
+
+    @Test func aTaskThatOutlivesItsRunGetsTheContainersInstanceOfAnOrdinaryScope() async {
+        let box = DIContainer()
+        box.register { Scoped(.visit, JobContext.init) }
+        let containers = ObjectIdentifier(box.resolve(JobContext.self))
+        let gate = Gate()
+        let (inRun, late) = await box.withScope(.visit) {
+            () async -> (ObjectIdentifier, Task<ObjectIdentifier, Never>) in
+            let late = Task {
+                await gate.wait()
+                return ObjectIdentifier(box.resolve(JobContext.self))
+            }
+            return (ObjectIdentifier(box.resolve(JobContext.self)), late)
+        }
+        gate.open()
+        let lateInstance = await late.value
+        #expect(inRun != containers)
+        #expect(lateInstance == containers)
+    }
+
+    @Test func aTaskThatOutlivesItsRunCannotResolveARunOnlyScope() async {
+        let box = DIContainer()
+        box.register { Scoped(.job, JobContext.init) }
+        let gate = Gate()
+        let late = await box.withScope(.job) { () async -> Task<ResolutionError.Reason?, Never> in
+            _ = box.resolve(JobContext.self)
+            return Task {
+                await gate.wait()
+                return resolutionError { _ = try box.tryResolve(JobContext.self) }?.reason
+            }
+        }
+        gate.open()
+        #expect(await late.value == .scopeRunRequired(scope: "job"))
+    }
+
+    @Test func aRunOnlyScopeOutsideARunIsAnErrorNamingTheScopeAndTheFix() throws {
+        let box = DIContainer()
+        box.register { Scoped(.job) { _ in JobContext() } }
+        let error = try #require(resolutionError { _ = try box.tryResolve(JobContext.self) })
+        #expect(error.reason == .scopeRunRequired(scope: "job"))
+        #expect(error.description.contains("'JobContext'"))
+        #expect(error.description.contains("withScope(.job)"))
+        // Nothing was kept: inside runs, each run has its own.
+        let first = box.withScope(.job) { box.resolve(JobContext.self) }
+        let second = box.withScope(.job) { box.resolve(JobContext.self) }
+        #expect(first !== second)
+    }
+
+    @Test func aRunOnlyScopeIsReachedThroughTheStaticAPIInARunAndNotByAnAsyncResolveOutsideOne() async {
+        let box = DIContainer()
+        box.register { Scoped(.job, JobContext.init) }
+        let same = await box.withScope(.job) { () async -> Bool in
+            DIContainer.resolve(JobContext.self) === DIContainer.resolve(JobContext.self)
+        }
+        #expect(same)
+        let reason = await thrownError { _ = try await box.resolveAsync(JobContext.self) }?.reason
+        #expect(reason == .scopeRunRequired(scope: "job"))
+    }
+
+    @Test func withScopeNeedsNoTryForABodyThatDoesNotThrow() async {
+        let box = DIContainer()
+        box.register { Scoped(.job, JobContext.init) }
+        let made = box.withScope(.job) { box.resolve(JobContext.self) }
+        let madeAsync = await box.withScope(.job) { () async in box.resolve(JobContext.self) }
+        let staticRun = DIContainer.withScope(.job) { 1 }
+        let staticAsyncRun = await DIContainer.withScope(.job) { () async in 2 }
+        #expect(made !== madeAsync)
+        #expect(staticRun + staticAsyncRun == 3)
+    }
+
+    @Test func aScopeTellsWhetherItRequiresARun() {
+        #expect(DIScope.job.requiresRun)
+        #expect(!DIScope.visit.requiresRun)
+        #expect(DIScope("job").name == DIScope.job.name)
+    }
+}
