@@ -26,6 +26,8 @@ let package = Package(
         .executableTarget(
             name: "IsolatedBootstrap", dependencies: ["CheckSupport", library], swiftSettings: mainActorByDefault),
         .executableTarget(name: "NonisolatedChecks", dependencies: ["CheckSupport", library]),
+        // A small shop app with one wiring mistake of each kind: `await validate()` must report them all.
+        .executableTarget(name: "ShopValidation", dependencies: [library], swiftSettings: mainActorByDefault),
         .testTarget(
             name: "MainActorAppTests", dependencies: ["CheckSupport", "MainActorApp", library, testing],
             swiftSettings: mainActorByDefault + knownIssueRepros),

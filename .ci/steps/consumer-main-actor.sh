@@ -40,6 +40,7 @@ checks() {
 
 checks MainActorChecks
 checks NonisolatedChecks
+checks ShopValidation
 checks IsolatedBootstrap on-main
 checks IsolatedBootstrap off-main
 

@@ -105,7 +105,7 @@ extension DIContainer {
             for key in dependent.value.dependencies {
                 guard let their = lookup(key)?.1.entry, seen.insert(ObjectIdentifier(their)).inserted else { continue }
                 let theirs = their.spec
-                if mine.lifetime.outlives(theirs.lifetime) {
+                if mine.lifetime.outlives(theirs.lifetime, scope: mine.scope, dependencyScope: theirs.scope) {
                     let path = through.isEmpty ? "" : " (through \(through.joined(separator: " -> ")))"
                     reasons.append(.lifetimeMismatch(registration: mine.summary, dependency: theirs.summary + path))
                 } else if theirs.lifetime == .new {

@@ -51,8 +51,19 @@ final class ValidationProbe: @unchecked Sendable {
     private var pending: ArraySlice<Int> = []
     private let finished = DispatchSemaphore(value: 0)
 
+    /// A run of each run-only scope the registrations use, nested, bound while each check runs: its
+    /// services exist only inside runs (see ``DIScope/requiresRun``).
+    private let runs: ScopeRun?
+
     init(copy: DIContainer, items: [Item]) {
         (self.copy, self.items, outcomes) = (copy, items, Array(repeating: nil, count: items.count))
+        let scopes = Set(items.compactMap { $0.entry?.spec.scope }.filter(\.requiresRun))
+        runs = scopes.reduce(nil) { outer, scope in ScopeRun.current.withValue(outer) { ScopeRun(scope) } }
+    }
+
+    /// `body` inside this validation's runs of the run-only scopes.
+    private func inRuns<R>(_ body: () throws -> R) rethrows -> R {
+        try ScopeRun.current.withValue(runs, operation: body)
     }
 
     /// Checks every registration (their specs, in order); `mainActorBlocked`: `validate()` runs
@@ -90,12 +101,14 @@ final class ValidationProbe: @unchecked Sendable {
         }
         probeOnThreads(early)
         checkInTasks(onActors)
-        Resolution.lock.withLock { for index in inline { check(index) } }
+        inRuns { Resolution.lock.withLock { for index in inline { check(index) } } }
         // What needed a service that an actor or an async factory had not made yet gets a second try.
         let retries = Resolution.lock.withLock {
             early.filter { if case .failed(let error)? = outcomes[$0] { error.isNotYetMade } else { false } }
         }
         probeOnThreads(retries + late)
+        var run = runs
+        while let ending = run { (run, _) = (ending.outer, ending.end()) }
         return Resolution.lock.withLock { outcomes }
     }
 
@@ -120,7 +133,7 @@ final class ValidationProbe: @unchecked Sendable {
     private func probeOnThreads(_ indices: [Int]) {
         Resolution.lock.withLock { pending = indices[...] }
         while Resolution.lock.withLock({ !pending.isEmpty }) {
-            DetachedThread.start { self.probePending() }
+            DetachedThread.start { self.inRuns { self.probePending() } }
             finished.wait()
         }
     }
@@ -158,7 +171,11 @@ final class ValidationProbe: @unchecked Sendable {
             // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
             let parks = Resolution.lock.withLock { items[index].entry?.spec.factory.isolation.actor == nil }
             let operation: @Sendable () async -> Void = {
-                await Self.runningCheck.withValue(parks ? (self, index, done) : nil) { await self.checkAsync(index) }
+                await ScopeRun.current.withValue(self.runs) {
+                    await Self.runningCheck.withValue(parks ? (self, index, done) : nil) {
+                        await self.checkAsync(index)
+                    }
+                }
                 done.signal()
             }
             // Off the cooperative pool where it can be: a failure there parks the thread it runs on.

@@ -411,7 +411,8 @@ struct RegistrationSpec {
 
     /// `'Cache' (Shared, App/Deps.swift:12)`, with its actor if it has one: for messages naming two.
     var summary: String {
-        let traits = [lifetime.description, factory.isolation.actorName.map { "on \($0)" }, "\(fileID):\(line)"]
+        let lifetime = self.lifetime.description + (scope.map { "(.\($0.name))" } ?? "")
+        let traits = [lifetime, factory.isolation.actorName.map { "on \($0)" }, "\(fileID):\(line)"]
         return "'\(key.displayName)' (\(traits.compactMap { $0 }.joined(separator: ", ")))"
     }
 

@@ -138,3 +138,36 @@ final class WiringCart {
     let session: WiringUserSession
     init(session: WiringUserSession) { self.session = session }
 }
+
+extension DIScope {
+    fileprivate static let wiringRequest = DIScope("wiringRequest", requiresRun: true)
+    fileprivate static let wiringUserSession = DIScope("wiringUserSession")
+}
+private final class WiringRequestContext {}
+private final class WiringSessionCache { init(context: WiringRequestContext) {} }
+private final class WiringRequestHandler { init(context: WiringRequestContext) {} }
+
+@Suite(.timeLimit(.minutes(1))) struct RunOnlyScopeValidationTests {
+    @Test func runOnlyScopedRegistrationsAreCheckedInsideARunOfTheirOwn() async {
+        let box = DIContainer()
+        box.register {
+            Scoped(.wiringRequest, WiringRequestContext.init)
+            Scoped(.wiringRequest, WiringRequestHandler.init)
+        }
+        let report = await box.validate()
+        #expect(report.isValid && report.validCount == 2, "\(report)")
+    }
+
+    @Test func anOrdinaryScopeKeepingARunOnlyOneIsALifetimeMismatch() async throws {
+        let box = DIContainer()
+        box.register {
+            Scoped(.wiringRequest, WiringRequestContext.init)
+            Scoped(.wiringUserSession, WiringSessionCache.init)
+        }
+        let report = await box.validate()
+        let problem = try #require(report.problems.first, "\(report)")
+        #expect(problem.registration == "WiringSessionCache")
+        #expect(problem.error.description.contains("'WiringRequestContext' (Scoped"), "\(problem)")
+        #expect(report.problems.count == 1, "\(report)")
+    }
+}
