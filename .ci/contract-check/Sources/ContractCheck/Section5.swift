@@ -203,7 +203,8 @@ final class ListViewModel {
     registerEveryKind(in: everyKind)
     registerScreenState(in: everyKind)  // main-actor, not Sendable
     for (report, caller) in [
-        (await everyKind.validate(), "the main actor"), (await Task.detached { everyKind.validate() }.value, "elsewhere"),
+        (await everyKind.validate(), "the main actor"),
+        (await Task.detached { everyKind.validate() }.value, "elsewhere"),
     ] {
         check(
             report.isValid && report.validCount == 4 && report.unchecked.count == 1
