@@ -93,6 +93,10 @@ final class ValidationProbe: @unchecked Sendable {
                 } else {
                     inline.append(index)
                 }
+            } else if factory.isAsync, !factory.canUnwind, !Self.hasTaskExecutors {
+                outcomes[index] = .unchecked(
+                    "it takes a resolver and does not throw, and before macOS 15 / iOS 18 a failure in an async "
+                        + "factory has no thread of validate()'s own to park (\(place)); " + Self.fix)
             } else if factory.isAsync || factory.isolation.actor != nil {
                 onActors.append(index)
             } else {
@@ -212,6 +216,11 @@ final class ValidationProbe: @unchecked Sendable {
                 error as? ResolutionError ?? .init(reason: .factoryFailed, key: keys[0], underlyingError: error)
             Resolution.lock.withLock { if outcomes[index] == nil { record(failure, at: index) } }
         }
+    }
+
+    /// Whether tasks can prefer an executor of validate()'s own (``ProbeExecutor``), where a failure may park.
+    static var hasTaskExecutors: Bool {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { true } else { false }
     }
 
     /// Reports `error` as the outcome of the registration being probed and never returns. Called on
