@@ -4,7 +4,7 @@ import Testing
 
 // What a decorator or an `onResolve` action written on an actor does to a value, and what an
 // async resolve hands out: a value never leaves the actor whose code touched it unless it is
-// Sendable (contract §2b, §5a, §5e).
+// Sendable (the ConcurrencyAndActors article).
 
 /// Not Sendable, with a Sendable main-actor service inside.
 private final class HoldsSendableService {

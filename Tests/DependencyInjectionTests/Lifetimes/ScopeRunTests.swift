@@ -2,7 +2,7 @@ import DependencyInjection
 import Testing
 
 // Runs of withScope: what overrides inside a run see, what a task that outlives its run gets, and
-// scopes that exist only inside runs (contract §5c, §6d).
+// scopes that exist only inside runs (the Scopes article).
 
 extension DIScope {
     fileprivate static let job = DIScope("job", requiresRun: true)
