@@ -133,7 +133,10 @@ public final class DIContainer: @unchecked Sendable {
         let deferred = Resolution.lock.withLock { () -> Bool in
             if let top = Resolution.state.frames.last, top.step != nil {
                 guard top.container.with({ $0.registry.value.isValidationCopy }) else { return false }
-                if Resolution.state.failedInjection == nil { Resolution.state.failedInjection = failure }
+                let depth = Resolution.state.frames.count
+                if Resolution.state.failedInjection?.depth != depth {
+                    Resolution.state.failedInjection = (depth, failure)
+                }
                 return true
             }
             // In an async factory (a global actor's closure is one), outside the lock.
@@ -149,7 +152,9 @@ public final class DIContainer: @unchecked Sendable {
     /// `validate()` probe thread) with the wrapper's failure.
     @usableFromInline
     static func failedInjection<T>() -> T {
-        let failure = Resolution.lock.withLock { Resolution.state.failedInjection }
+        let failure = Resolution.lock.withLock {
+            Resolution.state.failedInjection?.error ?? AsyncMaking.running?.failedInjection
+        }
         guard let failure else {
             fatalError("DependencyInjection: a property wrapper of an object that validate() dropped was read.")
         }

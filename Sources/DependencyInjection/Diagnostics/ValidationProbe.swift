@@ -82,13 +82,14 @@ final class ValidationProbe: @unchecked Sendable {
                 outcomes[index] = .unchecked(
                     "it takes a resolver, does not throw and runs on \(factory.isolation.actorName!), where a failing "
                         + "resolve() can only trap (\(place)); " + Self.fix)
-            } else if mainActorBlocked,
-                factory.isolation.actor == nil ? factory.canUnwind : factory.isolation.isMainActor
+            } else if mainActorBlocked, factory.isolation.actor == nil || factory.isolation.isMainActor,
+                factory.isAsync || factory.isolation.isMainActor || factory.canUnwind
             {
-                // Inline on the main thread: a plain factory too, which may wait for the main queue.
+                // Inline on the main thread: a plain factory too, which may wait for the main queue; an
+                // async one that is not another actor's may need the main actor at any await.
                 if factory.isAsync {
                     outcomes[index] = .unchecked(
-                        "it needs the main actor, which this synchronous validate() is blocking (\(place)); "
+                        "it may need the main actor, which this synchronous validate() is blocking (\(place)); "
                             + "to check it, call await validate()")
                 } else {
                     inline.append(index)
@@ -164,7 +165,9 @@ final class ValidationProbe: @unchecked Sendable {
     private func checkInTasks(_ indices: [Int]) {
         let deadline = DispatchTime.now() + .seconds(Self.actorTimeout)
         for index in indices {
-            if Resolution.lock.withLock({ Self.parked.value >= Self.parkLimit }) {
+            // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
+            let parks = Resolution.lock.withLock { items[index].entry?.spec.factory.isolation.actor == nil }
+            if parks, Resolution.lock.withLock({ Self.parked.value >= Self.parkLimit }) {
                 Resolution.lock.withLock {
                     outcomes[index] = .unchecked(
                         "validate() parked its \(Self.parkLimit) threads in this process; " + Self.fix)
@@ -172,8 +175,6 @@ final class ValidationProbe: @unchecked Sendable {
                 continue
             }
             let done = DispatchSemaphore(value: 0)
-            // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
-            let parks = Resolution.lock.withLock { items[index].entry?.spec.factory.isolation.actor == nil }
             let operation: @Sendable () async -> Void = {
                 await ScopeRun.current.withValue(self.runs) {
                     await Self.runningCheck.withValue(parks ? (self, index, done) : nil) {
@@ -241,13 +242,19 @@ final class ValidationProbe: @unchecked Sendable {
         // Where the runtime has no task executors, the task may run on the cooperative pool.
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         Resolution.lock.lock()
+        // Only while its check runs (a task it started may outlive it), and never where this thread
+        // runs an actor's code (a global actor's resolve: parking would wedge that actor).
+        guard probe.outcomes[index] == nil, Resolution.state.runningActor == nil else {
+            return Resolution.lock.unlock()
+        }
         probe.abandonResolution()
         Resolution.lock.lock()
-        if probe.outcomes[index] == nil { probe.record(error, at: index) }
-        let making = AsyncMaking.current.get()
-        making?.abandon(with: error)
+        probe.record(error, at: index)
+        // The runs this task was part of end with the failure, so what waits for them goes on.
+        let runs = AsyncMaking.current.get()?.chain ?? []
+        for run in runs { run.abandon(with: error) }
         Resolution.lock.unlock()
-        making?.finish()
+        for run in runs { run.finish() }
         done.signal()
         parkForever()
     }
@@ -259,7 +266,7 @@ final class ValidationProbe: @unchecked Sendable {
         for frame in Resolution.state.frames { frame.entry?.value.isMaking = false }
         Resolution.state.frames = []
         Resolution.state.probe = nil
-        Resolution.state.failedInjection = nil
+        (Resolution.state.failedInjection, Resolution.state.runningActor, Resolution.state.callSite) = (nil, nil, nil)
         // Registrations the resolution was installing, eager ones included, are taken back too.
         let installed = Resolution.state.installing.reversed().map { installing in
             defer { installing.container.registry.value = installing.registry }

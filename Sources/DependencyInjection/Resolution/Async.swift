@@ -240,7 +240,7 @@ extension DIContainer {
         _ making: AsyncMaking, of slot: Slot, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
         isolation: isolated (any Actor)? = #isolation
     ) async throws -> AnyBox {
-        let result: Result<AnyBox, any Error>
+        var result: Result<AnyBox, any Error>
         do {
             // While it runs, what it makes resolves its property wrappers from this container, and
             // its own async resolves know which run asks.
@@ -252,9 +252,10 @@ extension DIContainer {
             // A failure inside names the async service on its path.
             result = .failure((error as? ResolutionError)?.reached(through: making.requested.displayName) ?? error)
         }
+        // A property wrapper of what it made failed in a `validate()` copy: the run fails with it.
+        if let failure = Resolution.lock.withLock({ making.failedInjection.take() }) { result = .failure(failure) }
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
-        if let failure = Resolution.lock.withLock({ making.failedInjection.take() }) { throw failure }
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
             let isCurrent = slot.entry.value.making === making
             if isCurrent { slot.entry.value.making = nil }
@@ -353,13 +354,14 @@ final class AsyncMaking: @unchecked Sendable {
 
     func finish() {
         // What it kept is released, and its waiters are woken, after the lock.
-        let waiting = Resolution.lock.withLock {
+        let waiting = Resolution.lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            guard !isFinished else { return [] }
             isFinished = true
             Resolution.state.asyncRuns -= 1
             Resolution.state.asyncWaits.removeAll { $0.target === self }
             Resolution.lock.releaseAfterUnlock((entry, asking, graph))
             defer { (waiters, entry, asking, graph) = ([:], nil, nil, [:]) }
-            return waiters.values
+            return Array(waiters.values)
         }
         for waiter in waiting { waiter.resume() }
     }

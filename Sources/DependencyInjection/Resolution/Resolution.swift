@@ -78,7 +78,7 @@ struct ResolutionState {
     var probe: ValidationProbe?
     /// A property wrapper's failure in the factory running now in a `validate()` copy: the factory
     /// fails with it once it returns (see `DIContainer.deferToValidation`).
-    var failedInjection: ResolutionError?
+    var failedInjection: (depth: Int, error: ResolutionError)?
     /// Containers whose `eager()` registrations are being made, with their registries as they
     /// were before: what a failure puts back.
     var installing: [(container: DIContainer, registry: DIContainer.Registry)] = []
@@ -345,9 +345,9 @@ extension DIContainer {
         // Read in place: a copy of the whole `Factory` would retain each of its references.
         let kept = entry.kept
         // An async factory of main-actor code not made yet needs awaiting, wherever (below).
+        // (Its values are Sendable, so once made they are handed out anywhere.)
         let awaitsMainActor = entry.spec.factory.isAsync && entry.spec.factory.isolation.isMainActor
-        try checkRunsOn(
-            kept == nil && awaitsMainActor ? .none : isolation(of: entry), entry, requested: requested, kept: kept)
+        try checkRunsOn(awaitsMainActor ? .none : isolation(of: entry), entry, requested: requested, kept: kept)
         // A kept instance made with arguments may be asked for again without them.
         if arguments.type != entry.spec.factory.argumentType, !(arguments.isEmpty && kept != nil) {
             // An argument inferred as a metatype is the real mistake: say that.
@@ -489,18 +489,28 @@ extension DIContainer {
         do {
             made = try closure(resolver, argument)
         } catch let error as ResolutionError {
-            Resolution.state.failedInjection = nil
+            _ = takeFailedInjection()
             throw error
         } catch {
-            Resolution.state.failedInjection = nil
+            _ = takeFailedInjection()
             throw container.error(.factoryFailed, for: key, underlying: error)
         }
         // A property wrapper of what it made failed in a `validate()` copy: what it made is dropped.
-        if let failure = Resolution.state.failedInjection.take() {
+        if let failure = takeFailedInjection() {
             Resolution.lock.releaseAfterUnlock(made)
             throw failure
         }
         return made
+    }
+
+    /// The property wrapper failure recorded for the factory running now, taken; a nested factory's
+    /// is not (it runs in a frame of its own). Not inlined: a step's stack stays as small. Lock held.
+    @inline(never)
+    private static func takeFailedInjection() -> ResolutionError? {
+        guard let failure = Resolution.state.failedInjection, failure.depth == Resolution.state.frames.count
+        else { return nil }
+        Resolution.state.failedInjection = nil
+        return failure.error
     }
 
     /// Ends a top-level resolution that made its value: runs the queued `onResolve` actions (and
