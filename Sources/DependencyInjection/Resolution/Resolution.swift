@@ -312,7 +312,11 @@ extension DIContainer {
         _ slot: Slot, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
         if let strict = registry.value.strict, slot.entry.sequence <= strict.baseline {
-            strict.report(StrictResolve(requested, of: slot.entry, path: pathReaching(requested)))
+            // Reported once the lock is let go, on this thread: the testing product records an issue
+            // there, which may wait for locks of its own (a test framework's) that must never be taken
+            // under the library's.
+            let resolve = StrictResolve(requested, of: slot.entry, path: pathReaching(requested))
+            Resolution.lock.releaseAfterUnlock(AfterUnlock { strict.report(resolve) })
         }
         // One instance serves every type of its registration: it cannot be decorated for an alias alone.
         if let alias = slot.alias,
@@ -662,4 +666,11 @@ enum MainActorCheck {
     }()
 
     static var isOnMainActor: Bool { DispatchQueue.getSpecific(key: marker) == true }
+}
+
+/// Runs its action when it is released: handed to `releaseAfterUnlock`, once the lock is let go.
+final class AfterUnlock {
+    private let action: () -> Void
+    init(_ action: @escaping () -> Void) { self.action = action }
+    deinit { action() }
 }
