@@ -28,8 +28,9 @@ public struct StrictResolve: Sendable {
 extension DIContainer {
     /// For `DependencyInjectionTesting`'s strict mode: from now on, every resolve of a registration
     /// this container or an ancestor has now (production) calls `report`; what is registered later
-    /// (the test's overrides) is not reported. Copies made from it keep reporting. `report` runs
-    /// with the library's lock held, so it must not resolve; it is how the testing product records
+    /// (the test's overrides) is not reported. Copies made from it keep reporting. `report` runs on
+    /// the resolving thread once the library's lock is let go (it may wait for a test framework's own
+    /// locks); it is how the testing product records
     /// issues without the library importing a test framework.
     @_spi(Testing)
     public func reportResolvesOfCurrentRegistrations(_ report: @escaping @Sendable (StrictResolve) -> Void) {
