@@ -37,7 +37,8 @@ enum ThreadStack {
     }
 
     /// Whether more than `reserve` bytes of stack are left below the caller's frame (more than a
-    /// quarter of the stack, on a stack smaller than four times `reserve`: musl's threads have 128 KiB);
+    /// half of the stack, on a stack smaller than twice `reserve`: musl's threads have 128 KiB, and a debug
+    /// build under ThreadSanitizer needs more than 32 KiB for one step and its error);
     /// `true` when that cannot be told.
     static func hasRoom(reserving reserve: Int) -> Bool {
         var marker: UInt8 = 0
@@ -46,7 +47,7 @@ enum ThreadStack {
         // Outside the thread's stack (AddressSanitizer keeps locals on a fake stack of its own):
         // the stack left cannot be told.
         guard lowest < here, here <= highest else { return true }
-        return Int(bitPattern: here &- lowest) > min(reserve, Int(bitPattern: highest &- lowest) / 4)
+        return Int(bitPattern: here &- lowest) > min(reserve, Int(bitPattern: highest &- lowest) / 2)
     }
 
     private static var bounds: (UInt, UInt) {

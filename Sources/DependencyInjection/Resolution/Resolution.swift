@@ -22,7 +22,7 @@ enum Resolution {
     /// How many steps one resolution may take: far more than any real graph (a longer path is
     /// a cycle through many registrations).
     static let maximumDepth = 1000
-    /// Stack a step leaves for what it calls (factories, reporting an error), or a quarter of a
+    /// Stack a step leaves for what it calls (factories, reporting an error), or half of a
     /// smaller thread's stack: a resolution that would go deeper is a ``ResolutionError`` instead
     /// of a stack overflow.
     static let stackReserve = 128 * 1024
