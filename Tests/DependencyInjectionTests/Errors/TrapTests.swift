@@ -61,12 +61,10 @@ struct TrapRun {
             if process.isRunning { process.terminate() }
         }
         process.waitUntilExit()
-        let out = (try? Data(contentsOf: outURL)) ?? Data()
-        let err = (try? Data(contentsOf: errURL)) ?? Data()
         return TrapRun(
             scenario: scenario,
-            stdout: String(decoding: out, as: UTF8.self),
-            stderr: String(decoding: err, as: UTF8.self),
+            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
             trapped: process.terminationReason == .uncaughtSignal)
     }
 
