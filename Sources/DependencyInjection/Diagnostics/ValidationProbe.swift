@@ -166,14 +166,14 @@ final class ValidationProbe: @unchecked Sendable {
         let deadline = DispatchTime.now() + .seconds(Self.actorTimeout)
         for index in indices {
             // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
-            let parks = Resolution.lock.withLock { items[index].entry?.spec.factory.isolation.actor == nil }
-            if parks, Resolution.lock.withLock({ Self.parked.value >= Self.parkLimit }) {
-                Resolution.lock.withLock {
-                    outcomes[index] = .unchecked(
-                        "validate() parked its \(Self.parkLimit) threads in this process; " + Self.fix)
-                }
-                continue
+            let parks = Resolution.lock.withLock { () -> Bool? in
+                let parks = items[index].entry?.spec.factory.isolation.actor == nil
+                guard parks, Self.parked.value >= Self.parkLimit else { return parks }
+                outcomes[index] = .unchecked(
+                    "validate() parked its \(Self.parkLimit) threads in this process; " + Self.fix)
+                return nil
             }
+            guard let parks else { continue }
             let done = DispatchSemaphore(value: 0)
             let operation: @Sendable () async -> Void = {
                 await ScopeRun.current.withValue(self.runs) {
