@@ -139,8 +139,8 @@ private final class UIThing: Sendable {
     /// returns (past the cap of parked threads, with those registrations unchecked), and the
     /// Dispatch pool keeps serving other work. In a process of its own: the threads it parks stay
     /// parked for the life of the process, and other tests here would find none left to park.
-    @Test(.timeLimit(.minutes(2))) func manyFailuresNeverHangTheProcess() throws {
-        let run = try TrapRun.run("validateManyFailuresNeverHangs", timeout: 100)
+    @Test(.timeLimit(.minutes(2))) func manyFailuresNeverHangTheProcess() async throws {
+        let run = try await TrapRun.run("validateManyFailuresNeverHangs", timeout: 100)
         #expect(!run.trapped, "\(run.stderr)")
         let rounds = run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("round ") }
         #expect(rounds.count == 10, "\(run.stdout)")
@@ -156,8 +156,8 @@ private final class UIThing: Sendable {
     }
 
     /// In a process of its own (a deadlock there is terminated after 30 seconds and fails here).
-    @Test func validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueueElsewhereNeitherHangsNorFails() throws {
-        let run = try TrapRun.run("validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueue", timeout: 30)
+    @Test func validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueueElsewhereNeitherHangsNorFails() async throws {
+        let run = try await TrapRun.run("validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueue", timeout: 30)
         #expect(!run.trapped, "hung or crashed: \(run.stderr)")
         #expect(run.stdout.contains("Container is valid: 1 registration(s) resolved"), "\(run.stdout)")
     }

@@ -15,8 +15,8 @@ import Testing
 // throwing closures and initializers, which the issue promises to check fully.
 
 @Suite(.timeLimit(.minutes(2))) struct ValidationCrashScenarioTests {
-    private func expectNoCrash(_ scenario: String) throws {
-        let run = try TrapRun.run(scenario, timeout: 30)
+    private func expectNoCrash(_ scenario: String) async throws {
+        let run = try await TrapRun.run(scenario, timeout: 30)
         #expect(!run.trapped, "\(run.stderr)")
         #expect(run.stdout.contains("did-not-trap"))
         #expect(run.stdout.contains("Missing") || run.stdout.contains("AppConfiguration"), "\(run.stdout)")
@@ -24,33 +24,33 @@ import Testing
 
     /// `Shared(NeedsMissing())` (its `@Inject var missing: Missing` is not registered), validate()
     /// on the main thread, as the example app does at launch: the expression runs inline.
-    @Test func expressionWithFailingInjectValidatedOnTheMainThreadDoesNotCrash() throws {
-        try expectNoCrash("validateOnMainThreadExpressionWithFailingInject")
+    @Test func expressionWithFailingInjectValidatedOnTheMainThreadDoesNotCrash() async throws {
+        try await expectNoCrash("validateOnMainThreadExpressionWithFailingInject")
     }
 
     /// `Shared { RouterImpl(config: DIContainer.resolve()) }`, validate() on the main thread: run
     /// inline there (a plain factory may wait for the main queue), where a failing static resolve()
     /// can be neither unwound nor parked (allowed to trap, with its message; `await validate()`
     /// checks it on a thread of its own).
-    @Test func closureCallingStaticResolveValidatedOnTheMainThreadDoesNotCrash() throws {
-        withKnownIssue("a static resolve() failing inline on the main thread traps the synchronous validate()") {
-            try expectNoCrash("validateOnMainThreadStaticResolveInClosure")
+    @Test func closureCallingStaticResolveValidatedOnTheMainThreadDoesNotCrash() async throws {
+        await withKnownIssue("a static resolve() failing inline on the main thread traps the synchronous validate()") {
+            try await expectNoCrash("validateOnMainThreadStaticResolveInClosure")
         }
     }
 
     /// `Shared { @MainActor in NeedsMissing() }`, validate() off the main actor.
-    @Test func mainActorExpressionWithFailingInjectDoesNotCrash() throws {
-        try expectNoCrash("validateOffMainMainActorExpressionWithFailingInject")
+    @Test func mainActorExpressionWithFailingInjectDoesNotCrash() async throws {
+        try await expectNoCrash("validateOffMainMainActorExpressionWithFailingInject")
     }
 
     /// `Shared { @ValidationActor in NeedsMissing() }`: a global-actor closure without a resolver.
-    @Test func globalActorExpressionWithFailingInjectDoesNotCrash() throws {
-        try expectNoCrash("validateGlobalActorExpressionWithFailingInject")
+    @Test func globalActorExpressionWithFailingInjectDoesNotCrash() async throws {
+        try await expectNoCrash("validateGlobalActorExpressionWithFailingInject")
     }
 
     /// 100 failing expressions probed off the main thread: at most 64 threads stay parked per process.
-    @Test func parkedThreadsStayUnderTheCapForExpressions() throws {
-        let run = try TrapRun.run("validateParksAtMost64ThreadsForExpressions", timeout: 60)
+    @Test func parkedThreadsStayUnderTheCapForExpressions() async throws {
+        let run = try await TrapRun.run("validateParksAtMost64ThreadsForExpressions", timeout: 60)
         #expect(!run.trapped, "\(run.stderr)")
         let added = run.stdout.components(separatedBy: "\n").first { $0.hasPrefix("threads added ") }
             .flatMap { Int($0.dropFirst("threads added ".count)) }

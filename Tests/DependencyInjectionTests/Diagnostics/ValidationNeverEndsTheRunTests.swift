@@ -6,31 +6,31 @@ import Testing
 // the failure mode is a crash or a stall.
 
 @Suite(.timeLimit(.minutes(2))) struct ValidationNeverEndsTheRunTests {
-    private func expectReported(_ scenario: String, naming missing: String) throws {
-        let run = try TrapRun.run(scenario, timeout: 30)
+    private func expectReported(_ scenario: String, naming missing: String) async throws {
+        let run = try await TrapRun.run(scenario, timeout: 30)
         #expect(!run.trapped, "\(run.stderr)")
         #expect(run.stdout.contains("did-not-trap"), "\(run.stdout)")
         #expect(run.stdout.contains("No registration for '\(missing)'"), "\(run.stdout)")
     }
 
-    @Test func anAsyncFactoryWhoseResolveFailsIsReported() throws {
-        try expectReported("validateAsyncFactoryWithFailingResolve", naming: "RemoteClient")
+    @Test func anAsyncFactoryWhoseResolveFailsIsReported() async throws {
+        try await expectReported("validateAsyncFactoryWithFailingResolve", naming: "RemoteClient")
     }
 
-    @Test func aDecoratorWhoseResolveFailsIsReported() throws {
-        try expectReported("validateDecoratorWithFailingResolve", naming: "PaymentsLogger")
+    @Test func aDecoratorWhoseResolveFailsIsReported() async throws {
+        try await expectReported("validateDecoratorWithFailingResolve", naming: "PaymentsLogger")
     }
 
-    @Test func anOnResolveWhoseResolveFailsIsReported() throws {
-        try expectReported("validateOnResolveWithFailingResolve", naming: "PaymentsLogger")
+    @Test func anOnResolveWhoseResolveFailsIsReported() async throws {
+        try await expectReported("validateOnResolveWithFailingResolve", naming: "PaymentsLogger")
     }
 
-    @Test func aChildNeedingItsParentsFailingFactoryIsReported() throws {
-        try expectReported("validateChildNeedingAFailingParent", naming: "PaymentsLogger")
+    @Test func aChildNeedingItsParentsFailingFactoryIsReported() async throws {
+        try await expectReported("validateChildNeedingAFailingParent", naming: "PaymentsLogger")
     }
 
-    @Test func validateReturnsAfterTheCapOfParkedThreads() throws {
-        let run = try TrapRun.run("validateAfterTheCapStillReturns", timeout: 60)
+    @Test func validateReturnsAfterTheCapOfParkedThreads() async throws {
+        let run = try await TrapRun.run("validateAfterTheCapStillReturns", timeout: 60)
         #expect(!run.trapped, "\(run.stderr)")
         #expect(run.stdout.contains("second valid true"), "\(run.stdout)")
         #expect(run.stdout.contains("third valid true"), "\(run.stdout)")

@@ -5,8 +5,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct TrapScenarioTests {
     @Test(arguments: ["resolverUsedAfterItsContainer", "resolverKeptByAnInstanceAfterContainerIsGone"])
-    func resolverUsedAfterItsContainerIsGoneTrapsWithAMessage(scenario: String) throws {
-        let run = try TrapRun.run(scenario)
+    func resolverUsedAfterItsContainerIsGoneTrapsWithAMessage(scenario: String) async throws {
+        let run = try await TrapRun.run(scenario)
         #expect(run.stdout.contains("trapping"), "the scenario failed before the call: \(run.stderr)")
         #expect(run.trapped, "stdout: \(run.stdout)")
         let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
@@ -21,8 +21,8 @@ import Testing
         ),
         ("resetInsideOnResolve", "reset() was called on a container while it was resolving 'Fresh'."),
     ])
-    func mutatingARunningContainerTraps(scenario: String, expected: String) throws {
-        let run = try TrapRun.run(scenario)
+    func mutatingARunningContainerTraps(scenario: String, expected: String) async throws {
+        let run = try await TrapRun.run(scenario)
         #expect(run.stdout.contains("trapping"), "the scenario failed before the call: \(run.stderr)")
         #expect(run.trapped, "stdout: \(run.stdout)")
         let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
@@ -32,8 +32,8 @@ import Testing
     @Test(
         .disabled(
             if: runsUnderAddressSanitizer, "AddressSanitizer: the stack left cannot be measured on its fake stack"))
-    func deepChainOfPlainFactoriesOnASmallStackTrapsWithTheTooDeepMessage() throws {
-        let run = try TrapRun.run("deepChainOfPlainFactoriesOnASmallStack")
+    func deepChainOfPlainFactoriesOnASmallStackTrapsWithTheTooDeepMessage() async throws {
+        let run = try await TrapRun.run("deepChainOfPlainFactoriesOnASmallStack")
         #expect(run.trapped, "stdout: \(run.stdout)")
         let expected = try #require(run.expectedMessage, "no expected message (a stack overflow?): \(run.stdout)")
         #expect(expected.hasPrefix("Resolving 'Link' (name: "), "\(expected)")
@@ -56,8 +56,8 @@ import Testing
                 "instanceWhoseEntryIsReplacedDuringTheResolution",
                 "instanceWhoseContainerIsResetDuringTheResolution",
             ])
-    func scenarioPassesItsChecksWithoutCrashing(scenario: String) throws {
-        let run = try TrapRun.run(scenario)
+    func scenarioPassesItsChecksWithoutCrashing(scenario: String) async throws {
+        let run = try await TrapRun.run(scenario)
         let output = run.trapMessage ?? String(run.stderr.prefix(1_000))
         #expect(!run.trapped, "\(scenario) crashed: \(output.isEmpty ? "no message (a stack overflow?)" : output)")
         #expect(run.stdout.contains("checks-passed"), "\(scenario): \(run.stdout)")

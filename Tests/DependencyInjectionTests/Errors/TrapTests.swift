@@ -30,7 +30,10 @@ struct TrapRun {
     }
 
     /// Runs `scenario`; past `timeout` seconds (a hang), the process is terminated and counts as trapped.
-    static func run(_ scenario: String, timeout: Double = 60) throws -> TrapRun {
+    /// The caller is suspended, not blocked, while the child runs: a test waiting for a slow child
+    /// (under a sanitizer, a child can take a minute) must not hold one of the few threads of the
+    /// cooperative pool that every other test's main-actor and async work needs.
+    static func run(_ scenario: String, timeout: Double = 60) async throws -> TrapRun {
         let executable = try #require(
             TrapRun.executableURL,
             "TrapScenarios was not built next to the test bundle; run `swift build --build-tests`.")
@@ -56,11 +59,14 @@ struct TrapRun {
         }
         process.standardOutput = stdout
         process.standardError = stderr
+        let exited = AsyncStream<Void> { continuation in
+            process.terminationHandler = { _ in continuation.finish() }
+        }
         try process.run()
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [process] in
             if process.isRunning { process.terminate() }
         }
-        process.waitUntilExit()
+        for await _ in exited {}
         return TrapRun(
             scenario: scenario,
             stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
@@ -133,8 +139,8 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
     ]
 
     @Test(arguments: scenarios)
-    func trapPrintsExactlyTheThrownMessage(scenario: TrapScenario) throws {
-        let run = try TrapRun.run(scenario.name)
+    func trapPrintsExactlyTheThrownMessage(scenario: TrapScenario) async throws {
+        let run = try await TrapRun.run(scenario.name)
         #expect(run.trapped, "\(scenario.name) did not trap; stdout: \(run.stdout)")
         let expected = try #require(run.expectedMessage, "\(scenario.name) printed no expected message: \(run.stdout)")
         let trapMessage = try #require(run.trapMessage, "\(scenario.name) printed no fatal error: \(run.stderr)")
@@ -157,8 +163,8 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         ("injectMissing", "@Inject var router: Router"),
         ("lazyInjectMissing", "@LazyInject var router: Router"),
     ])
-    func trapNamesTheCallersFileAndLine(scenario: String, code: String) throws {
-        let run = try TrapRun.run(scenario)
+    func trapNamesTheCallersFileAndLine(scenario: String, code: String) async throws {
+        let run = try await TrapRun.run(scenario)
         let location = try #require(
             run.stderr.components(separatedBy: ": Fatal error: ").first?.split(separator: "\n").last)
         #expect(location.hasPrefix("TrapScenarios/main.swift:"), "\(run.stderr)")
@@ -181,8 +187,8 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
             "DependencyInjection: a Resolver was used after its container was deallocated."
         ),
     ])
-    func misuseTrapsWithAMessage(scenario: String, prefix: String) throws {
-        let run = try TrapRun.run(scenario)
+    func misuseTrapsWithAMessage(scenario: String, prefix: String) async throws {
+        let run = try await TrapRun.run(scenario)
         #expect(run.trapped)
         let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
         #expect(message.hasPrefix(prefix))
@@ -190,16 +196,16 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
 
     /// Not a trap: `shared` before any container was bound to a task, which only a fresh process
     /// shows (the test process binds containers from its first test on).
-    @Test func sharedBehavesTheSameBeforeAnyBinding() throws {
-        let run = try TrapRun.run("sharedWithoutBindings")
+    @Test func sharedBehavesTheSameBeforeAnyBinding() async throws {
+        let run = try await TrapRun.run("sharedWithoutBindings")
         #expect(!run.trapped, "stderr: \(run.stderr)")
         #expect(run.stdout.contains("checks-passed"), "\(run.stdout)")
     }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct SlowFactoryWarningTests {
-    @Test func aSlowSynchronousFactoryIsReportedOnceByItsOwnTime() throws {
-        let run = try TrapRun.run("slowFactoryIsReportedOnce", timeout: 30)
+    @Test func aSlowSynchronousFactoryIsReportedOnceByItsOwnTime() async throws {
+        let run = try await TrapRun.run("slowFactoryIsReportedOnce", timeout: 30)
         #expect(!run.trapped, "\(run.stderr)")
         let warnings = run.stderr.components(separatedBy: "\n").filter { $0.contains("warning: the factory of") }
         #if DEBUG

@@ -130,35 +130,35 @@ struct IsolationEdgeCaseTests {
         #expect(same)
     }
 
-    @Test func aSharedMainActorServiceHoppedToByManyThreadsAtOnceIsMadeOnce() throws {
-        let run = try TrapRun.run("adversarialHopSharedUnderContention", timeout: 30)
+    @Test func aSharedMainActorServiceHoppedToByManyThreadsAtOnceIsMadeOnce() async throws {
+        let run = try await TrapRun.run("adversarialHopSharedUnderContention", timeout: 30)
         #expect(!run.trapped, "hung or crashed: \(run.stderr)")
         #expect(run.stdout.contains("made 1 distinct 1 resolves 16"), "\(run.stdout)")
     }
 
-    @Test func aHopWhoseFactoryThrowsGivesTheErrorAndALaterHopSucceeds() throws {
-        let run = try TrapRun.run("adversarialHopWhoseFactoryThrows", timeout: 30)
+    @Test func aHopWhoseFactoryThrowsGivesTheErrorAndALaterHopSucceeds() async throws {
+        let run = try await TrapRun.run("adversarialHopWhoseFactoryThrows", timeout: 30)
         #expect(!run.trapped, "hung or crashed: \(run.stderr)")
         #expect(run.stdout.contains("first factoryFailed"), "\(run.stdout)")
         #expect(run.stdout.contains("second none"), "\(run.stdout)")
     }
 
-    @Test func resolveAllOffTheMainActorHopsAsResolveDoes() throws {
-        let run = try TrapRun.run("adversarialHopForResolveAll", timeout: 30)
+    @Test func resolveAllOffTheMainActorHopsAsResolveDoes() async throws {
+        let run = try await TrapRun.run("adversarialHopForResolveAll", timeout: 30)
         #expect(!run.trapped, "trapped: \(run.trapMessage ?? run.stderr)")
         #expect(run.stdout.contains("resolveAll 1"), "\(run.stdout)")
     }
 
-    @Test func aDeinitRunAfterTheLockHopsLikeAnyTopLevelResolve() throws {
-        let run = try TrapRun.run("adversarialHopFromADeinit", timeout: 30)
+    @Test func aDeinitRunAfterTheLockHopsLikeAnyTopLevelResolve() async throws {
+        let run = try await TrapRun.run("adversarialHopFromADeinit", timeout: 30)
         #expect(!run.trapped, "hung or crashed: \(run.stderr)")
         #expect(run.stdout.contains("deinit resolved"), "\(run.stdout)")
     }
 
     /// Code on the main thread inside `serial.sync { }` is not on the main queue as Dispatch sees
     /// it, so the resolve asks to hop, and waits for a main queue its own thread is holding.
-    @Test func aResolveOnTheMainThreadInsideASerialQueueSyncDoesNotHang() throws {
-        let run = try TrapRun.run("adversarialHopFromTheMainThreadInsideASerialQueueSync", timeout: 10)
+    @Test func aResolveOnTheMainThreadInsideASerialQueueSyncDoesNotHang() async throws {
+        let run = try await TrapRun.run("adversarialHopFromTheMainThreadInsideASerialQueueSync", timeout: 10)
         withKnownIssue("the hop waits for the main queue that the waiting thread itself holds") {
             #expect(!run.trapped, "hung (terminated after 10 s) or crashed: \(run.stderr)")
         }

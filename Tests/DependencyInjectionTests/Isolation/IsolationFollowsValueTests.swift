@@ -258,8 +258,8 @@ final class SendableServiceUser: Sendable {
 
 @Suite(.timeLimit(.minutes(1))) struct MainActorHopTests {
     /// In a process of its own: a hang there is terminated after 30 seconds and fails here.
-    @Test func theMainThreadNeverWaitsForTheLockWhileItsHolderWaitsForTheMainThread() throws {
-        let run = try TrapRun.run("mainActorHopWhileTheLockHolderWaitsForTheMainThread", timeout: 30)
+    @Test func theMainThreadNeverWaitsForTheLockWhileItsHolderWaitsForTheMainThread() async throws {
+        let run = try await TrapRun.run("mainActorHopWhileTheLockHolderWaitsForTheMainThread", timeout: 30)
         #expect(!run.trapped, "the scenario hung or crashed: \(run.stderr)")
         #expect(run.stdout.contains("did-not-trap"))
     }

@@ -70,16 +70,16 @@ private final class ListViewModel {
         #expect(list != nil)
     }
 
-    @Test func aFactoryCalledAfterItsContainerIsGoneTrapsWithAMessage() throws {
-        let run = try TrapRun.run("factoryUsedAfterItsContainer")
+    @Test func aFactoryCalledAfterItsContainerIsGoneTrapsWithAMessage() async throws {
+        let run = try await TrapRun.run("factoryUsedAfterItsContainer")
         #expect(run.trapped)
         let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
         #expect(message.hasPrefix("DependencyInjection: a Resolver was used after its container was deallocated."))
         #expect(message.contains("A closure made by factory(_:name:arguments:) resolves from its container too"))
     }
 
-    @Test func aFactoryCalledWithWrongArgumentsTrapsWithTheUsualMessage() throws {
-        let run = try TrapRun.run("factoryWithWrongArguments")
+    @Test func aFactoryCalledWithWrongArgumentsTrapsWithTheUsualMessage() async throws {
+        let run = try await TrapRun.run("factoryWithWrongArguments")
         #expect(run.trapped)
         let expected = try #require(run.expectedMessage)
         #expect(run.trapMessage == expected)
