@@ -42,7 +42,7 @@ extension DIContainer {
                 Resolution.noteCallSite(file, line)
                 let container = source.map(\.container) ?? currentLocked
                 let keys = container.allKeys(of: type)
-                return try container.withResolutionScope(isFrame: false) { () throws(ResolutionError) in
+                return try container.asOneResolution(isFrame: false) { () throws(ResolutionError) in
                     try keys.map { key throws(ResolutionError) in try container.resolveStep(key, .none) }
                 }
             }

@@ -49,7 +49,7 @@ extension Resolution {
     nonisolated(unsafe) static var keepsCallSites = false
 
     /// Keeps `file:line` as the call site of the top-level resolve about to begin, once a strict
-    /// test exists (cleared when it ends, see `withResolutionScope`). Lock held. Until then, it only
+    /// test exists (cleared when it ends, see `asOneResolution`). Lock held. Until then, it only
     /// reads a flag: nothing is kept, and no frame is added to the resolution's stack.
     @inline(__always)
     static func noteCallSite(_ file: StaticString?, _ line: UInt) {

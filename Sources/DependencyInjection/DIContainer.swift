@@ -101,7 +101,7 @@ public final class DIContainer: @unchecked Sendable {
     private func bootstrap() {
         registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
-        do { try withResolutionScope { registering.registerDependencies() } } catch { Self.fail(error) }
+        do { try asOneResolution { registering.registerDependencies() } } catch { Self.fail(error) }
     }
 
     /// Traps with the error's message; on a `validate()` probe's thread (or task), reports it and
@@ -333,7 +333,7 @@ extension DIContainer {
             Resolution.state.installing.append((self, before))
             defer { _ = Resolution.state.installing.removeLast() }
             do throws(ResolutionError) {
-                try withResolutionScope { () throws(ResolutionError) in
+                try asOneResolution { () throws(ResolutionError) in
                     // Async and actor-isolated ones are made by `prepare()`.
                     for entry in entries where entry.spec.isEager && !entry.spec.needsAwaiting {
                         _ = try resolveStep(entry.key, .none)

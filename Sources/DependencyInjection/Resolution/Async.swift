@@ -229,7 +229,7 @@ extension DIContainer {
             let previous = Resolution.state.runningActor
             Resolution.state.runningActor = actor
             defer { Resolution.state.runningActor = previous }
-            return try withResolutionScope { () throws(ResolutionError) in try resolveStep(key, .none) }
+            return try asOneResolution { () throws(ResolutionError) in try resolveStep(key, .none) }
         }
     }
 
@@ -263,7 +263,7 @@ extension DIContainer {
             let keeps = isCurrent || !slot.entry.lifetime.keepsOne
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
-            return try withResolutionScope { () throws(ResolutionError) in
+            return try asOneResolution { () throws(ResolutionError) in
                 let kept = try keepMade(value, of: slot.entry, requested: making.requested, keeping: keeps)
                 return try converted(kept, to: slot.alias, of: slot.entry, requested: making.requested)
             }

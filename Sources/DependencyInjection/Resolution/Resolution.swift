@@ -192,7 +192,7 @@ extension DIContainer {
     /// on the way is dropped, and the container is as it was.
     func resolveLocked(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
         if Resolution.state.isResolving { return try resolveStep(key, arguments) }
-        return try withResolutionScope(isFrame: false) { () throws(ResolutionError) in try resolveStep(key, arguments) }
+        return try asOneResolution(isFrame: false) { () throws(ResolutionError) in try resolveStep(key, arguments) }
     }
 
     /// Runs `body` as part of one resolution made current in this container (`isFrame`: a
@@ -200,13 +200,13 @@ extension DIContainer {
     /// top level it is a transaction like ``resolveLocked(_:_:)``; nested, a failure drops what
     /// `body` made. Lock held.
     @inline(__always)
-    func withResolutionScope<R>(
+    func asOneResolution<R>(
         isFrame: Bool = true, _ body: () throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         let isTopLevel = !Resolution.state.isResolving
         let savepoint = isTopLevel ? nil : Resolution.state.savepoint
         Resolution.state.isResolving = true
-        // A top-level resolve sets it once a factory runs (see `value(of:)`): a kept instance needs none.
+        // A top-level resolve sets it once a factory runs (see `instance(of:)`): a kept instance needs none.
         if isTopLevel, isFrame { Resolution.state.origin = reference }
         // The resolves of one async factory run share its `Graph` instances, as one resolve does.
         if isTopLevel, let run = AsyncMaking.running { Resolution.state.graphValues = run.graph }
@@ -324,7 +324,7 @@ extension DIContainer {
         {
             throw error(.decoratedAlias(implementation: TypeName.of(slot.entry.spec.type)), for: requested)
         }
-        let value = try value(of: slot.entry, requested: requested, arguments, origin: origin)
+        let value = try instance(of: slot.entry, requested: requested, arguments, origin: origin)
         return try converted(value, to: slot.alias, of: slot.entry, requested: requested)
     }
 
@@ -342,7 +342,9 @@ extension DIContainer {
         return converted
     }
 
-    private func value(
+    /// The instance of `entry` for this step: the one kept (once its isolation allows handing it out
+    /// here), else one its factory makes now.
+    private func instance(
         of entry: Entry, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
         if let reason = entry.runRequired { throw error(reason, for: requested) }

@@ -62,6 +62,15 @@ func resolutionError(_ body: () throws -> Void) -> ResolutionError? {
 /// deep overflow before the 1,000-step limit. Those tests run in every other build.
 let runsUnderAddressSanitizer = ProcessInfo.processInfo.environment["ASAN_OPTIONS"] != nil
 
+/// Whether this process runs under ThreadSanitizer (the CI sanitizer step sets TSAN_OPTIONS). Its
+/// instrumented debug frames are about three times larger: one resolution step takes some 14 KiB,
+/// so the first eight steps, which the library does not measure (see `DIContainer.run`), fill a
+/// 128 KiB stack. Small-stack tests give such a thread three times the stack there.
+let runsUnderThreadSanitizer = ProcessInfo.processInfo.environment["TSAN_OPTIONS"] != nil
+
+/// `size`, or three times it under ThreadSanitizer (see `runsUnderThreadSanitizer`).
+func smallStack(_ size: Int) -> Int { runsUnderThreadSanitizer ? 3 * size : size }
+
 /// Records, in each `deinit`, whether another thread could resolve then (not while the lock is held).
 final class DeinitLockProbe: Sendable {
     let log: Guarded<[Bool]>

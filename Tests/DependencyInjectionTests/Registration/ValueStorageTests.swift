@@ -270,7 +270,7 @@ struct RegistrationMoveTests {
             }
             New(0).named("1200")
         }
-        let outcome = onThread(stackSize: 128 << 10) { () -> String in
+        let outcome = onThread(stackSize: smallStack(128 << 10)) { () -> String in
             do { return "made \(try box.tryResolve(Int.self, name: "0"))" } catch { return "\(error)" }
         }
         #expect(outcome?.contains("more than this thread's stack allows") == true, "\(outcome ?? "hang")")

@@ -3,8 +3,9 @@ import Hummingbird
 
 extension DIScope {
     /// One HTTP request: `Scoped(.request)` services are made once per request and released when
-    /// it has been answered.
-    static let request = DIScope("request")  // TODO(requiresRun): DIScope("request", requiresRun: true)
+    /// it has been answered. Run-only: resolving one outside a request (a task that outlives its
+    /// request, say) is an error naming the scope, never an instance shared by every request.
+    static let request = DIScope("request", requiresRun: true)
 }
 
 /// Runs each request in a run of the ``DependencyInjection/DIScope/request`` scope of its own,
