@@ -151,12 +151,12 @@ final class Entry: LockedInstances, @unchecked Sendable {
         value.isSendable && (key.typeID == ObjectIdentifier(spec.type) || spec.factory.isolation.actor == nil)
     }
 
-    /// When `prepare()` makes it: 0, a synchronous factory isolated to an actor other than the main
-    /// actor; 1, an async factory; 2, the rest (main-actor and eager ones).
+    /// When `prepare()` makes it: 0, a factory isolated to an actor other than the main actor (a
+    /// synchronous `{ @DatabaseActor in … }` is made by awaiting it too); 1, another async factory;
+    /// 2, the rest (main-actor and eager ones).
     var preparePhase: Int {
-        if spec.factory.isAsync { return 1 }
         if case .globalActor = spec.factory.isolation { return 0 }
-        return 2
+        return spec.factory.isAsync ? 1 : 2
     }
 
     func recordDependency(on key: Key) { value.dependencies.insert(key) }
