@@ -102,7 +102,7 @@ extension DIContainer {
         var reasons: [ResolutionError.Reason] = []
         var seen: Set<ObjectIdentifier> = [ObjectIdentifier(entry)]
         func follow(_ dependent: Entry, through: [String]) {
-            for key in dependent.value.dependencies {
+            for key in dependent.state.dependencies {
                 guard let their = lookup(key)?.1.entry, seen.insert(ObjectIdentifier(their)).inserted else { continue }
                 let theirs = their.spec
                 if mine.lifetime.outlives(theirs.lifetime, scope: mine.scope, dependencyScope: theirs.scope) {
@@ -115,12 +115,12 @@ extension DIContainer {
         }
         follow(entry, through: [])
         let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
-        for key in entry.value.dependencies where runsAnywhere {
+        for key in entry.state.dependencies where runsAnywhere {
             guard let their = lookup(key)?.1.entry else { continue }
             // Off its actor, an actor's service is only ever a Shared one prepare() made (and Sendable, for the main actor).
             let isolation = their.spec.factory.isolation
             if isolation.actor != nil,
-                their.spec.lifetime != .shared || (isolation.isMainActor && !their.value.isSendable)
+                their.spec.lifetime != .shared || (isolation.isMainActor && !their.state.isSendable)
             {
                 reasons.append(.isolationConflict(registration: mine.summary, dependency: their.spec.summary))
             }
@@ -178,7 +178,7 @@ extension DIContainer {
             var missing: [Key: String] = [:]
             for entry in roots {
                 let from = node(for: entry, external: false)
-                for dependency in entry.value.dependencies {
+                for dependency in entry.state.dependencies {
                     let to: String
                     if let (owner, slot) = lookup(dependency) {
                         to = node(for: slot.entry, external: owner !== self)
@@ -225,7 +225,7 @@ extension DIContainer {
     private func recordEdges(from copies: [ObjectIdentifier: Entry], of sources: [Entry]) {
         Resolution.lock.withLock {
             for source in sources {
-                for dependency in copies[ObjectIdentifier(source)]?.value.dependencies ?? Entry.Dependencies() {
+                for dependency in copies[ObjectIdentifier(source)]?.state.dependencies ?? Entry.Dependencies() {
                     source.recordDependency(on: dependency)
                 }
             }

@@ -131,7 +131,7 @@ final class ValidationProbe: @unchecked Sendable {
     /// Records a failure; what needs the registration later fails at once (unless it was only not made yet).
     private func record(_ error: ResolutionError, at index: Int) {
         outcomes[index] = .failed(error)
-        if !error.isNotYetMade { items[index].entry?.value.validationFailure = error }
+        if !error.isNotYetMade { items[index].entry?.state.validationFailure = error }
     }
 
     /// Probes `indices` in order on threads of the library's own, a new one whenever one parks.
@@ -263,7 +263,7 @@ final class ValidationProbe: @unchecked Sendable {
     /// releases the lock completely. Lock held.
     private func abandonResolution() {
         Self.parked.value += 1
-        for frame in Resolution.state.frames { frame.entry?.value.isMaking = false }
+        for frame in Resolution.state.frames { frame.entry?.state.isMaking = false }
         Resolution.state.frames = []
         Resolution.state.probe = nil
         (Resolution.state.failedInjection, Resolution.state.runningActor, Resolution.state.callSite) = (nil, nil, nil)

@@ -12,7 +12,7 @@
 // traps on any access that breaks the second; `.ci/steps/release.sh` runs the suite without it.
 //
 // The number it buys (callgrind): about 1,000 of the 4,800 instructions a cached `Shared`
-// resolve took, the thread-local access-set bookkeeping of the check. `LockedInstances` and
+// resolve took, the thread-local access-set bookkeeping of the check. `LockedEntryState` and
 // `LockedRegistry` are the same class for the two states every launch makes, non-generic: 40
 // instructions fewer per service of app launch (perf5 in Benchmarks/History.md), as a generic
 // class's metadata (and a subclass's of it) is made at run time, the first time a process uses it.
@@ -32,14 +32,14 @@ class Locked<Value>: @unchecked Sendable {
 
 /// ``Locked`` for an entry's state (see the invariants above).
 @usableFromInline
-class LockedInstances: @unchecked Sendable {
+class LockedEntryState: @unchecked Sendable {
     #if DEBUG
-        final var value: Entry.Instances
+        final var state: Entry.State
     #else
-        @exclusivity(unchecked) final var value: Entry.Instances
+        @exclusivity(unchecked) final var state: Entry.State
     #endif
 
-    init(_ value: Entry.Instances) { self.value = value }
+    init(_ state: Entry.State) { self.state = state }
 }
 
 /// ``Locked`` for a container's registry (see the invariants above).

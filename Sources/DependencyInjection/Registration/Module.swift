@@ -64,9 +64,9 @@ public struct Module: @unchecked Sendable {
     ) {
         let isUnique = isKnownUniquelyReferenced(&entry)
         if var made = entry.take() {
-            if !isUnique || made.value.sequence != 0 { made = made.freshCopy() }
-            made.value.sequence = sequence + entries.count
-            made.value.isSendable = made.value.isSendable || isSendable
+            if !isUnique || made.state.sequence != 0 { made = made.freshCopy() }
+            made.state.sequence = sequence + entries.count
+            made.state.isSendable = made.state.isSendable || isSendable
             entries.append(consume made)
         }
         if !self.decorators.isEmpty { decorators += self.decorators }

@@ -372,7 +372,7 @@ struct RegistrationSpec {
     var lifetime: Lifetime
     var isEager = false
     /// Whether its values are `Sendable`, where the registration's own initializer could tell (an
-    /// async or `@MainActor` one); a module marks the rest at install (`Entry.Instances.isSendable`).
+    /// async or `@MainActor` one); a module marks the rest at install (`Entry.State.isSendable`).
     var isSendable = false
     let aliases: [AliasSpec]
     /// What few registrations have, out of line (see ``RegistrationExtras``).

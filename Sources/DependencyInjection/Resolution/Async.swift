@@ -99,7 +99,7 @@ extension DIContainer {
                 // Kept for the message of a synchronous resolve that finds them not made.
                 Resolution.lock.withLock {
                     for (service, error) in failures {
-                        service.owner.slots[service.key]?.entry.value.preparationError = error as? ResolutionError
+                        service.owner.slots[service.key]?.entry.state.preparationError = error as? ResolutionError
                     }
                 }
                 throw failure.error
@@ -151,8 +151,8 @@ extension DIContainer {
         if case .async(let make) = entry.spec.factory.make, !isKept {
             if let reason = entry.runRequired { throw error(reason, for: key) }
             if let cycle = asyncCycle(reaching: entry, requested: key, from: asking) { throw cycle }
-            if let failure = entry.value.validationFailure { throw failure }
-            if let making = entry.value.making {
+            if let failure = entry.state.validationFailure { throw failure }
+            if let making = entry.state.making {
                 if let asking { Resolution.state.asyncWaits.append((asking, making)) }
                 return .wait(making)
             }
@@ -160,7 +160,7 @@ extension DIContainer {
             making.isValidating = owner.registry.value.isValidationCopy
             // `Shared`, `Weak` and `Scoped` instances are made once at a time: later resolves wait for
             // this run (and a `Scoped` one in another run of its scope looks again, and makes its own).
-            if entry.lifetime.keepsOne { entry.value.making = making }
+            if entry.lifetime.keepsOne { entry.state.making = making }
             return .make(owner, slot, making, make)
         }
         let isolation = owner.isolation(of: entry)
@@ -194,7 +194,7 @@ extension DIContainer {
         var cycle: (before: ArraySlice<AsyncMaking>, after: [AsyncMaking])?
         if let start = chain.firstIndex(where: { $0.entry === entry }) {
             cycle = (chain[start...], [])
-        } else if let making = entry.value.making {
+        } else if let making = entry.state.making {
             // Breadth first along the waits, each run reached with the run it was reached from.
             var frontier = [making]
             var reachedFrom: [ObjectIdentifier: AsyncMaking] = [:]
@@ -257,8 +257,8 @@ extension DIContainer {
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
-            let isCurrent = slot.entry.value.making === making
-            if isCurrent { slot.entry.value.making = nil }
+            let isCurrent = slot.entry.state.making === making
+            if isCurrent { slot.entry.state.making = nil }
             // A `Shared`, `Weak` or `Scoped` run that `releaseInstances()` or `reset()` overtook keeps nothing.
             let keeps = isCurrent || !slot.entry.lifetime.keepsOne
             let value = try Self.call(
@@ -348,8 +348,8 @@ final class AsyncMaking: @unchecked Sendable {
     /// A `validate()` probe parked this run's task: what waits for it, and what asks for its entry
     /// later in that validation, fails with `error`. Lock held.
     func abandon(with error: ResolutionError) {
-        entry?.value.validationFailure = error
-        if entry?.value.making === self { entry?.value.making = nil }
+        entry?.state.validationFailure = error
+        if entry?.state.making === self { entry?.state.making = nil }
     }
 
     func finish() {

@@ -3,11 +3,11 @@
 /// Entries are retained like any object: by the container's table, by the frames of a
 /// resolution that runs them, by the `Graph` instances and queued actions of that resolution.
 @usableFromInline
-final class Entry: LockedInstances, @unchecked Sendable {
-    // Unchecked: its mutable state is `value`, guarded by `Resolution.lock` (see `Locked`).
+final class Entry: LockedEntryState, @unchecked Sendable {
+    // Unchecked: its mutable state is `state`, guarded by `Resolution.lock` (see `Locked`).
     /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
     @usableFromInline
-    struct Instances {
+    struct State {
         // The one-byte fields last, where they fill the dependencies' last word. Each entry's
         // bytes count at launch: its memory is touched there for the first time.
         /// The `Shared` instance, once made.
@@ -56,7 +56,7 @@ final class Entry: LockedInstances, @unchecked Sendable {
 
     /// What an entry keeps only for some lifetimes, factories or failures, out of line: one word in
     /// every entry instead of five, and no weak reference to set up and tear down in each. Guarded
-    /// like the ``Instances`` that hold it (one entry's only: never copied to another).
+    /// like the ``State`` that holds it (one entry's only: never copied to another).
     final class Rare {
         /// The `Weak` instance, while anything holds it.
         weak var weakObject: AnyObject?
@@ -128,11 +128,11 @@ final class Entry: LockedInstances, @unchecked Sendable {
     init(_ spec: consuming RegistrationSpec) {
         let isSendable = spec.isSendable
         self.spec = spec
-        super.init(Instances(isSendable: isSendable))
+        super.init(State(isSendable: isSendable))
     }
 
     /// Its place in registration order within its container. Lock held.
-    var sequence: Int { value.sequence }
+    var sequence: Int { state.sequence }
 
     var key: Key { spec.key }
 
@@ -148,7 +148,7 @@ final class Entry: LockedInstances, @unchecked Sendable {
     /// value, and not through an `as:` alias of an actor-isolated factory (the value's conformance
     /// to the alias may be isolated to that actor, so the existential must not leave it).
     func isSendable(as key: Key) -> Bool {
-        value.isSendable && (key.typeID == ObjectIdentifier(spec.type) || spec.factory.isolation.actor == nil)
+        state.isSendable && (key.typeID == ObjectIdentifier(spec.type) || spec.factory.isolation.actor == nil)
     }
 
     /// When `prepare()` makes it: 0, a factory isolated to an actor other than the main actor (a
@@ -159,18 +159,18 @@ final class Entry: LockedInstances, @unchecked Sendable {
         return spec.factory.isAsync ? 1 : 2
     }
 
-    func recordDependency(on key: Key) { value.dependencies.insert(key) }
+    func recordDependency(on key: Key) { state.dependencies.insert(key) }
 
     /// The instance this lifetime keeps, if any (`Graph`: the resolution in progress's).
     var kept: AnyBox? {
         switch lifetime {
-        case .shared: return value.shared
+        case .shared: return state.shared
         case .new: return nil
         case .graph: return Resolution.state.graphValues[ObjectIdentifier(self)]?.value
-        case .weak: return value.weakObject.flatMap { spec.weak?.value($0) }
+        case .weak: return state.weakObject.flatMap { spec.weak?.value($0) }
         case .scoped:
             // Inside a run of its scope, the run's instance; else the container's.
-            guard let run = ScopeRun.innermost(of: spec.scope) else { return value.shared }
+            guard let run = ScopeRun.innermost(of: spec.scope) else { return state.shared }
             return run.value?[spec.runKey]?.value
         }
     }
@@ -195,7 +195,7 @@ final class Entry: LockedInstances, @unchecked Sendable {
                 // Taken back from that run, which may be over when the resolution fails.
                 Resolution.state.undo.append { run.value?.removeValue(forKey: key) }
             } else {
-                value.shared = made
+                state.shared = made
                 Resolution.state.made.append(self)
             }
         case .new:
@@ -206,7 +206,7 @@ final class Entry: LockedInstances, @unchecked Sendable {
             guard let weak = spec.weak, let object = weak.object(made) else {
                 return .weakRequiresClass(instanceType: spec.weak?.instanceTypeName(made) ?? TypeName.of(spec.type))
             }
-            value.weakObject = object
+            state.weakObject = object
             Resolution.state.made.append(self)
         }
         return nil
@@ -216,8 +216,8 @@ final class Entry: LockedInstances, @unchecked Sendable {
     /// consistent again (their `deinit` may resolve).
     func releaseInstances() -> Any? {
         // An async run still making one keeps it no more (see `runAsyncFactory`).
-        defer { (value.shared, value.weakObject, value.making) = (nil, nil, nil) }
-        return value.shared ?? value.weakObject
+        defer { (state.shared, state.weakObject, state.making) = (nil, nil, nil) }
+        return state.shared ?? state.weakObject
     }
 
     /// A copy with the same registration and recorded edges, and no instances. For `validate()`,
@@ -227,11 +227,11 @@ final class Entry: LockedInstances, @unchecked Sendable {
         var spec = spec
         if forValidation, lifetime != .weak { spec.lifetime = .shared }
         let copy = Entry(spec)
-        (copy.value.sequence, copy.value.isSendable) = (value.sequence, value.isSendable)
+        (copy.state.sequence, copy.state.isSendable) = (state.sequence, state.isSendable)
         if forValidation, spec.factory.isAsync || spec.factory.isolation.actor != nil {
-            copy.value.shared = value.shared
+            copy.state.shared = state.shared
         }
-        copy.value.dependencies = value.dependencies
+        copy.state.dependencies = state.dependencies
         return copy
     }
 }

@@ -367,11 +367,11 @@ extension DIContainer {
                 throw error(.dependencyCycle(cycle: cycle), for: requested)
             }
             let actor = awaitsMainActor ? nil : entry.spec.factory.isolation.actorName
-            throw error(.notYetMade(actor: actor), for: requested, underlying: entry.value.preparationError)
+            throw error(.notYetMade(actor: actor), for: requested, underlying: entry.state.preparationError)
         }
-        if entry.value.isMaking { throw cycleError(reaching: entry, requested: requested) }
+        if entry.state.isMaking { throw cycleError(reaching: entry, requested: requested) }
         // Validation: a registration whose check failed fails at once (each factory runs once per validate()).
-        if let failure = entry.value.validationFailure { throw failure.reached(through: Resolution.state.path) }
+        if let failure = entry.state.validationFailure { throw failure.reached(through: Resolution.state.path) }
         // The container the outermost call asked, for messages, once the first factory runs.
         if Resolution.state.frames.isEmpty { Resolution.state.origin = origin.reference }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in
@@ -416,7 +416,7 @@ extension DIContainer {
             let reason: ResolutionError.Reason =
                 actor == nil
                 ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
-            throw error(reason, for: requested, underlying: kept == nil ? entry.value.preparationError : nil)
+            throw error(reason, for: requested, underlying: kept == nil ? entry.state.preparationError : nil)
         }
     }
 
@@ -477,9 +477,9 @@ extension DIContainer {
             throw error(.tooDeep(depth: depth), for: requested)
         }
         Resolution.state.frames.append(.init(self, entry: entry, requested: requested))
-        entry.value.isMaking = true
+        entry.state.isMaking = true
         defer {
-            entry.value.isMaking = false
+            entry.state.isMaking = false
             _ = Resolution.state.frames.removeLast()
         }
         return try body(Resolver(self))
@@ -646,8 +646,8 @@ enum SlowFactory {
         let total = DispatchTime.now().uptimeNanoseconds - timing.started
         let own = total - min(total, Resolution.state.nestedFactoryTime)
         Resolution.state.nestedFactoryTime = timing.outer + total
-        guard own > limit, !entry.value.reportedSlow else { return }
-        entry.value.reportedSlow = true
+        guard own > limit, !entry.state.reportedSlow else { return }
+        entry.state.reportedSlow = true
         StandardError.write(
             "DependencyInjection: warning: the factory of \(entry.spec.summary) ran for \(own / 1_000_000) ms, "
                 + "holding the library's lock, which stalls every resolve in the process meanwhile. Make it an "
