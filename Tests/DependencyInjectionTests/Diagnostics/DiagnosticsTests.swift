@@ -336,7 +336,7 @@ private final class Counter: @unchecked Sendable {
             process.standardError = errors
             try process.run()
             process.waitUntilExit()
-            let message = String(decoding: (try? Data(contentsOf: errorsURL)) ?? Data(), as: UTF8.self)
+            let message = readTextFile(errorsURL.path)
             #expect(process.terminationStatus == 0, "dot rejected the graph: \(message)")
         }
     #endif

@@ -63,14 +63,14 @@ struct TrapRun {
             process.terminationHandler = { _ in continuation.finish() }
         }
         try process.run()
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [process] in
-            if process.isRunning { process.terminate() }
+        // Weakly: the timer outlives a child that ends in time, and must not keep its `Process`.
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak process] in
+            if let process, process.isRunning { process.terminate() }
         }
         for await _ in exited {}
         return TrapRun(
             scenario: scenario,
-            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "",
+            stdout: readTextFile(outURL.path), stderr: readTextFile(errURL.path),
             trapped: process.terminationReason == .uncaughtSignal)
     }
 
@@ -168,9 +168,9 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         let location = try #require(
             run.stderr.components(separatedBy: ": Fatal error: ").first?.split(separator: "\n").last)
         #expect(location.hasPrefix("TrapScenarios/main.swift:"), "\(run.stderr)")
-        let source = try String(
-            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../TrapScenarios/main.swift"), encoding: .utf8)
+        let source = readTextFile(
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../TrapScenarios/main.swift").path)
         let line = try #require(Int(location.split(separator: ":").last ?? ""))
         #expect(source.components(separatedBy: "\n")[line - 1].contains(code), "\(location)")
     }
