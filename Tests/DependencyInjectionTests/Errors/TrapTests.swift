@@ -172,7 +172,9 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
             URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../TrapScenarios/main.swift").path)
         let line = try #require(Int(location.split(separator: ":").last ?? ""))
-        #expect(source.components(separatedBy: "\n")[line - 1].contains(code), "\(location)")
+        let lines = source.components(separatedBy: "\n")
+        try #require((1...lines.count).contains(line), "TrapScenarios/main.swift was not read, or is shorter")
+        #expect(lines[line - 1].contains(code), "\(location)")
     }
 
     /// Traps that have no throwing twin: misuse that only a trap can report.
