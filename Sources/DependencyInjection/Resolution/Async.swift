@@ -178,8 +178,8 @@ extension DIContainer {
         }
         // Made on its actor, a value that is not `Sendable` stays there.
         if !entry.isSendable(as: key) {
-            throw error(
-                isolation.isMainActor ? .mainActorRequired : .notSendable(actor: isolation.actorName!), for: key)
+            if isolation.isMainActor { throw mainActorRequired(entry, requested: key, canHop: false) }
+            throw error(.notSendable(actor: isolation.actorName!), for: key)
         }
         return isKept ? .value(try provideHere(key, on: caller)) : .resolveOn(actor)
     }

@@ -422,9 +422,10 @@ extension DIContainer {
 
     /// A main-actor service asked for off the main actor. A Sendable one asked for at top level (no
     /// step in progress on this thread) is made on the main actor for the caller (see `MainActorHop`).
-    private func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
+    func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
         var details = error(.mainActorRequired, for: requested).details
         details.isSendable = entry.isSendable(as: requested)
+        if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
         details.asksForMainActor =
             canHop && details.isSendable && Resolution.state.frames.isEmpty
             && Resolution.state.probe == nil

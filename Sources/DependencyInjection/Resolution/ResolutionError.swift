@@ -84,6 +84,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var madeByParent: String?
         /// For a main-actor service: whether its value is `Sendable` (it may then leave the main actor).
         var isSendable = true
+        /// For a main-actor service: what main-actor code it needs, when not its factory.
+        var mainActorCode: String?
         /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
         /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
@@ -165,11 +167,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .factoryFailed:
             "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
         case .mainActorRequired where !details.isSendable:
-            "\(subject) is not Sendable and is made by a @MainActor factory; it was resolved off the main actor."
+            "\(subject) is not Sendable and \(madeOnMainActor); it was resolved off the main actor."
         case .mainActorRequired where path.count > 1:
-            "\(subject) is made by a @MainActor factory and was needed off the main actor by '\(path[path.count - 2])'."
+            "\(subject) \(madeOnMainActor) and was needed off the main actor by '\(path[path.count - 2])'."
         case .mainActorRequired:
-            "\(subject) is made by a @MainActor factory and was resolved off the main actor."
+            "\(subject) \(madeOnMainActor) and was resolved off the main actor."
         case .notSendable(let actor):
             "\(subject) is not Sendable and is made by a factory isolated to \(actor); it was resolved off \(actor)."
         case .weakRequiresClass(let instanceType):
@@ -202,6 +204,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "\(subject) is not Sendable and was registered in a method of \(actor), which makes it there; that "
                 + "\(actor) has been deinitialized."
         }
+    }
+
+    /// "is made by a @MainActor factory", or by the main-actor code its value goes through.
+    private var madeOnMainActor: String {
+        details.mainActorCode.map { "goes through \($0), which is main-actor code" } ?? "is made by a @MainActor factory"
     }
 
     /// Why `prepare()` did not make it, if it tried: the first line of its error.
@@ -300,14 +307,17 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
         case .mainActorRequired where !details.isSendable:
             "resolve it from main-actor code (e.g. a @MainActor function), make '\(typeName)' Sendable (it is then "
-                + "made on the main actor and handed out anywhere), or register it in nonisolated code."
+                + "made on the main actor and handed out anywhere), or "
+                + (details.mainActorCode.map { "write \($0) in nonisolated code." } ?? "register it in nonisolated code.")
         case .mainActorRequired where path.count > 1:
             "make it first with try await DIContainer.prepare() (a Shared service is then kept and handed out "
                 + "anywhere), resolve '\(path[path.count - 2])' with try await DIContainer.resolveAsync(…), or "
                 + "make the factory of '\(path[path.count - 2])' @MainActor too."
         case .mainActorRequired:
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
-                + "try await DIContainer.resolveAsync(\(typeName).self), or register a factory that is not @MainActor."
+                + "try await DIContainer.resolveAsync(\(typeName).self), or "
+                + (details.mainActorCode.map { "write \($0) in nonisolated code." }
+                    ?? "register a factory that is not @MainActor.")
         case .notSendable(let actor):
             "resolve it on \(actor), make '\(typeName)' Sendable, or register it in nonisolated code "
                 + "(e.g. a nonisolated function), so that it is not bound to \(actor)."

@@ -67,15 +67,21 @@ private actor ContainerOwner {
         #expect(box.resolve(PlainCounter.self).count == 1)
         let error = await errorInDetachedTask { _ = try box.tryResolve(PlainCounter.self) }
         #expect(error?.reason == .mainActorRequired)
-        let asyncReason = await Task.detached { () -> ResolutionError.Reason? in
+        // The message names the main-actor code the value goes through: not its factory, which is plain.
+        let message = "'PlainCounter' is not Sendable and goes through its Decorate or onResolve action, which is "
+            + "main-actor code; it was resolved off the main actor."
+        #expect(error?.description.hasPrefix(message) == true, "\(String(describing: error))")
+        #expect(error?.description.contains("write its Decorate or onResolve action in nonisolated code.") == true)
+        let asyncError = await Task.detached { () -> ResolutionError? in
             do {
                 _ = try await box.resolveAsync(PlainCounter.self)
                 return nil
             } catch {
-                return (error as? ResolutionError)?.reason
+                return error as? ResolutionError
             }
         }.value
-        #expect(asyncReason == .mainActorRequired)
+        #expect(asyncError?.reason == .mainActorRequired)
+        #expect(asyncError?.description.hasPrefix(message) == true, "\(String(describing: asyncError))")
     }
 
     @MainActor @Test func aValueDecoratedOnTheMainActorIsNotMadeOffIt() async {
