@@ -202,9 +202,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @Sendable @escaping @isolated(any) () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        self.init(
-            Factory(isolation: .init(make.isolation), .async { _ in AnyBox.holding(await make()) }),
-            aliases: repeat each aliases, fileID: fileID, line: line, isSendable: true)
+        var factory = Factory(isolation: .init(make.isolation), .async { _ in AnyBox.holding(await make()) })
+        factory.isActorClosure = true
+        self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line, isSendable: true)
     }
 
     /// Registers an async factory: the instance is made by awaiting it.

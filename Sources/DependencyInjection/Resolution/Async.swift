@@ -30,9 +30,9 @@ extension DIContainer {
     /// Makes every async, eager and actor-isolated `Shared` registration here and in the
     /// ancestors, independent ones concurrently.
     ///
-    /// In three phases: the factories isolated to a global actor (or another actor), async ones
-    /// too, so that async factories may resolve what they make with a plain `resolve()`; then the
-    /// other async factories, so that main-actor and eager factories may do the same with what *they* make;
+    /// In three phases: the synchronous factories isolated to a global actor (or another actor),
+    /// so that async factories may resolve what they make with a plain `resolve()`; then the async
+    /// factories, so that main-actor and eager factories may do the same with what *they* make;
     /// then the rest. A service that fails because one it needs is not made yet
     /// (``ResolutionError/Reason/notYetMade(actor:)``) is tried again once the others are: a
     /// synchronous factory that needs a service of a later phase resolves it with

@@ -151,12 +151,13 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         state.isSendable && (key.typeID == ObjectIdentifier(spec.type) || spec.factory.isolation.actor == nil)
     }
 
-    /// When `prepare()` makes it: 0, a factory isolated to an actor other than the main actor (a
-    /// synchronous `{ @DatabaseActor in … }` is made by awaiting it too); 1, another async factory;
+    /// When `prepare()` makes it: 0, a synchronous factory isolated to an actor other than the main
+    /// actor (`{ @DatabaseActor in … }` too, which is made by awaiting it); 1, an async factory;
     /// 2, the rest (main-actor and eager ones).
     var preparePhase: Int {
-        if case .globalActor = spec.factory.isolation { return 0 }
-        return spec.factory.isAsync ? 1 : 2
+        let factory = spec.factory
+        if case .globalActor = factory.isolation, !factory.isAsync || factory.isActorClosure { return 0 }
+        return factory.isAsync ? 1 : 2
     }
 
     func recordDependency(on key: Key) { state.dependencies.insert(key) }

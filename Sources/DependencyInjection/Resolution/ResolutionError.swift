@@ -206,9 +206,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    /// "is made by a @MainActor factory", or by the main-actor code its value goes through.
+    /// "is made by a @MainActor factory", or what main-actor code its value goes through.
     private var madeOnMainActor: String {
-        details.mainActorCode.map { "goes through \($0), which is main-actor code" } ?? "is made by a @MainActor factory"
+        details.mainActorCode.map { "goes through main-actor code (\($0))" } ?? "is made by a @MainActor factory"
     }
 
     /// Why `prepare()` did not make it, if it tried: the first line of its error.
@@ -305,19 +305,19 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "register the wrapped type; resolving the Optional then gives nil while nothing is registered."
         case .factoryFailed:
             "make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
+        case .mainActorRequired where details.mainActorCode != nil:
+            "resolve it from main-actor code (e.g. a @MainActor function), or write \(details.mainActorCode ?? "") in "
+                + "nonisolated code (a Decorate takes a plain closure), so that it runs wherever the value is made."
         case .mainActorRequired where !details.isSendable:
             "resolve it from main-actor code (e.g. a @MainActor function), make '\(typeName)' Sendable (it is then "
-                + "made on the main actor and handed out anywhere), or "
-                + (details.mainActorCode.map { "write \($0) in nonisolated code." } ?? "register it in nonisolated code.")
+                + "made on the main actor and handed out anywhere), or register it in nonisolated code."
         case .mainActorRequired where path.count > 1:
             "make it first with try await DIContainer.prepare() (a Shared service is then kept and handed out "
                 + "anywhere), resolve '\(path[path.count - 2])' with try await DIContainer.resolveAsync(…), or "
                 + "make the factory of '\(path[path.count - 2])' @MainActor too."
         case .mainActorRequired:
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
-                + "try await DIContainer.resolveAsync(\(typeName).self), or "
-                + (details.mainActorCode.map { "write \($0) in nonisolated code." }
-                    ?? "register a factory that is not @MainActor.")
+                + "try await DIContainer.resolveAsync(\(typeName).self), or register a factory that is not @MainActor."
         case .notSendable(let actor):
             "resolve it on \(actor), make '\(typeName)' Sendable, or register it in nonisolated code "
                 + "(e.g. a nonisolated function), so that it is not bound to \(actor)."

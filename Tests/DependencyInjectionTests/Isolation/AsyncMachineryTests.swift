@@ -180,6 +180,19 @@ struct AsyncMachineryTests {
         #expect(box.resolve(ActorDatabaseHandle.self).id == 6)
     }
 
+    /// Written in an actor's code, a synchronous registration is made before the async one beside
+    /// it that needs it (phase 0, then phase 1), never at the same time: the async one finds it made.
+    @Test func prepareMakesAnActorsSynchronousServiceBeforeAnAsyncOneWrittenOnTheSameActor() async throws {
+        let tooEarly = Guarded(0)
+        for _ in 0..<100 {
+            let box = DIContainer()
+            box.register(await databaseModule(countingTooEarly: tooEarly))
+            try await box.prepare()
+            #expect(box.resolve(DatabaseRepository.self).database.id == 9)
+        }
+        #expect(tooEarly.current == 0, "the async factory ran before the service it needs was made")
+    }
+
     @Test func prepareMakesAGlobalActorServiceBeforeTheAsyncOneThatResolvesIt() async throws {
         for _ in 0..<40 {
             let box = DIContainer()
@@ -190,6 +203,22 @@ struct AsyncMachineryTests {
             try await box.prepare()
             #expect(box.resolve(DatabaseRepository.self).database.id == 8)
         }
+    }
+}
+
+/// Both registrations written on `DatabaseActor`: the synchronous one records the actor, the async
+/// one inherits it. The async one counts each time it ran before the other was made.
+@DatabaseActor private func databaseModule(countingTooEarly tooEarly: Guarded<Int>) -> Module {
+    Module {
+        Shared { resolve async throws in
+            do {
+                return DatabaseRepository(database: try resolve.tryResolve(ActorDatabaseHandle.self))
+            } catch {
+                tooEarly.increment()
+                throw error
+            }
+        }
+        Shared(ActorDatabaseHandle(id: 9))
     }
 }
 

@@ -68,10 +68,14 @@ private actor ContainerOwner {
         let error = await errorInDetachedTask { _ = try box.tryResolve(PlainCounter.self) }
         #expect(error?.reason == .mainActorRequired)
         // The message names the main-actor code the value goes through: not its factory, which is plain.
-        let message = "'PlainCounter' is not Sendable and goes through its Decorate or onResolve action, which is "
-            + "main-actor code; it was resolved off the main actor."
+        let message = "'PlainCounter' is not Sendable and goes through main-actor code (its Decorate or onResolve "
+            + "action); it was resolved off the main actor."
         #expect(error?.description.hasPrefix(message) == true, "\(String(describing: error))")
-        #expect(error?.description.contains("write its Decorate or onResolve action in nonisolated code.") == true)
+        #expect(
+            error?.description.hasSuffix(
+                "To fix, resolve it from main-actor code (e.g. a @MainActor function), or write its Decorate or "
+                    + "onResolve action in nonisolated code (a Decorate takes a plain closure), so that it runs "
+                    + "wherever the value is made.") == true, "\(String(describing: error))")
         let asyncError = await Task.detached { () -> ResolutionError? in
             do {
                 _ = try await box.resolveAsync(PlainCounter.self)
