@@ -68,7 +68,8 @@ private actor ContainerOwner {
         let error = await errorInDetachedTask { _ = try box.tryResolve(PlainCounter.self) }
         #expect(error?.reason == .mainActorRequired)
         // The message names the main-actor code the value goes through: not its factory, which is plain.
-        let message = "'PlainCounter' is not Sendable and goes through main-actor code (its Decorate or onResolve "
+        let message =
+            "'PlainCounter' is not Sendable and goes through main-actor code (its Decorate or onResolve "
             + "action); it was resolved off the main actor."
         #expect(error?.description.hasPrefix(message) == true, "\(String(describing: error))")
         #expect(
