@@ -613,7 +613,6 @@ enum MainActorHop {
             DispatchQueue.main.async {
                 // The main thread never waits for the lock: its holder may need the main thread.
                 guard Resolution.lock.tryLock() else { return tryOnMainActor() }
-                defer { Resolution.lock.unlock() }
                 outcome.value = DIContainer.boundContainer.withValue(bindings.0) {
                     ScopeRun.current.withValue(bindings.1) {
                         AsyncMaking.current.withValue(bindings.2) { [attempt = request.value.take()!] in
@@ -621,6 +620,9 @@ enum MainActorHop {
                         }
                     }
                 }
+                // Unlocked first: what the resolution released runs then (a strict test's report
+                // among it), before the caller goes on and its test may end.
+                Resolution.lock.unlock()
                 finished.signal()
             }
         }
