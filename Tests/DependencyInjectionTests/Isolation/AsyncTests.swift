@@ -83,6 +83,18 @@ func errorInDetachedTask(_ body: @escaping @Sendable () throws -> Void) async ->
     }.value
 }
 
+/// ``errorInDetachedTask(_:)`` for an async `body` (a `resolveAsync` off every actor).
+func errorInDetachedTask(awaiting body: @escaping @Sendable () async throws -> Void) async -> ResolutionError? {
+    await Task.detached { () -> ResolutionError? in
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error as? ResolutionError
+        }
+    }.value
+}
+
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncFactoryTests {
     @Test func anAsyncSharedIsMadeOnceAcrossConcurrentTasks() async throws {

@@ -107,14 +107,7 @@ struct IsolationEdgeCaseTests {
         let box = DIContainer()
         registerANonisolatedPlainCounter(in: box)
         box.register { Decorate(PlainCounter.self) { counter, _ in counter } }
-        let reason = await Task.detached { () -> ResolutionError.Reason? in
-            do {
-                _ = try await box.resolveAsync(PlainCounter.self)
-                return nil
-            } catch {
-                return (error as? ResolutionError)?.reason
-            }
-        }.value
+        let reason = await errorInDetachedTask(awaiting: { _ = try await box.resolveAsync(PlainCounter.self) })?.reason
         #expect(reason == .mainActorRequired, "a value a main-actor decorator made left the main actor")
     }
 

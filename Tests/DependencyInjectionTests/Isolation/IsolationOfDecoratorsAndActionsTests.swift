@@ -77,14 +77,7 @@ private actor ContainerOwner {
                 "To fix, resolve it from main-actor code (e.g. a @MainActor function), or write its Decorate or "
                     + "onResolve action in nonisolated code (a Decorate takes a plain closure), so that it runs "
                     + "wherever the value is made.") == true, "\(String(describing: error))")
-        let asyncError = await Task.detached { () -> ResolutionError? in
-            do {
-                _ = try await box.resolveAsync(PlainCounter.self)
-                return nil
-            } catch {
-                return error as? ResolutionError
-            }
-        }.value
+        let asyncError = await errorInDetachedTask(awaiting: { _ = try await box.resolveAsync(PlainCounter.self) })
         #expect(asyncError?.reason == .mainActorRequired)
         #expect(asyncError?.description.hasPrefix(message) == true, "\(String(describing: asyncError))")
     }
@@ -112,14 +105,8 @@ private actor ContainerOwner {
         let box = DIContainer()
         registerSendableServiceOnTheMainActor(in: box)
         registerHoldsSendableService(in: box)
-        let reason = await Task.detached { () -> ResolutionError.Reason? in
-            do {
-                _ = try await box.resolveAsync(HoldsSendableService.self)
-                return nil
-            } catch {
-                return (error as? ResolutionError)?.reason
-            }
-        }.value
+        let reason = await errorInDetachedTask(awaiting: { _ = try await box.resolveAsync(HoldsSendableService.self) })?
+            .reason
         #expect(reason == .mainActorRequired)
         // On the main actor, where it may be made, it is.
         #expect(try await box.resolveAsync(HoldsSendableService.self).uses == 0)

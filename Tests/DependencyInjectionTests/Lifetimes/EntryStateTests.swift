@@ -133,17 +133,6 @@ private func reviewError(_ body: () throws -> Void) -> ResolutionError? {
     }
 }
 
-private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws -> Void) async -> ResolutionError? {
-    await Task.detached { () -> ResolutionError? in
-        do {
-            try await body()
-            return nil
-        } catch {
-            return error as? ResolutionError
-        }
-    }.value
-}
-
 @EntryStateActor private func registerPlainOnTheStateActor(in box: DIContainer) {
     box.register { Shared(EntryStatePlain()) }
 }
@@ -467,7 +456,7 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
         await registerFailingOnTheStateActor(in: box)
         await #expect(throws: ResolutionError.self) { try await box.prepare() }
         for _ in 0..<2 {
-            let error = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+            let error = await errorInDetachedTask(awaiting: { _ = try box.tryResolve(EntryStatePlain.self) })
             #expect(error?.reason == .notYetMade(actor: "EntryStateActor"))
             #expect(error?.description.contains("EntryStateActor") == true, "\(String(describing: error))")
             #expect(error?.description.contains("prepare() failed to make it") == true, "\(String(describing: error))")
@@ -481,18 +470,20 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
     @Test func notYetMadeAndNotSendableNameTheGlobalActor() async throws {
         let box = DIContainer()
         await registerPlainOnTheStateActor(in: box)
-        let notYet = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+        let notYet = await errorInDetachedTask(awaiting: { _ = try box.tryResolve(EntryStatePlain.self) })
         #expect(notYet?.reason == .notYetMade(actor: "EntryStateActor"))
         #expect(
             notYet?.description.hasPrefix(
                 "'EntryStatePlain' is made by a factory isolated to EntryStateActor")
                 == true, "\(String(describing: notYet))")
-        let notSendableAsync = await reviewErrorOffActors { _ = try await box.resolveAsync(EntryStatePlain.self) }
+        let notSendableAsync = await errorInDetachedTask(awaiting: {
+            _ = try await box.resolveAsync(EntryStatePlain.self)
+        })
         #expect(notSendableAsync?.reason == .notSendable(actor: "EntryStateActor"))
         #expect(notSendableAsync?.description.contains("EntryStateActor") == true)
         try await box.prepare()
         #expect(try await countOnTheStateActor(in: box) == 0)
-        let notSendable = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+        let notSendable = await errorInDetachedTask(awaiting: { _ = try box.tryResolve(EntryStatePlain.self) })
         #expect(notSendable?.reason == .notSendable(actor: "EntryStateActor"))
         #expect(notSendable?.description.contains("EntryStateActor") == true, "\(String(describing: notSendable))")
     }
@@ -502,7 +493,7 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
         // Kept alive: a registration does not keep its actor (once it is gone, the error says so).
         let registrar = EntryStateRegistrar()
         await registrar.register(in: box)
-        let error = await reviewErrorOffActors { _ = try box.tryResolve(EntryStatePlain.self) }
+        let error = await errorInDetachedTask(awaiting: { _ = try box.tryResolve(EntryStatePlain.self) })
         withExtendedLifetime(registrar) {}
         #expect(error?.reason == .notYetMade(actor: "EntryStateRegistrar"))
         #expect(error?.description.contains("EntryStateRegistrar") == true, "\(String(describing: error))")
@@ -512,7 +503,7 @@ private func reviewErrorOffActors(_ body: @escaping @Sendable () async throws ->
         let box = DIContainer()
         box.register { New(EntryStateDecorated()) }
         await registerDecoratorOnTheStateActor(in: box)
-        let error = await reviewErrorOffActors { _ = try box.tryResolve(EntryStateDecorated.self) }
+        let error = await errorInDetachedTask(awaiting: { _ = try box.tryResolve(EntryStateDecorated.self) })
         #expect(error?.reason == .notYetMade(actor: "EntryStateActor"))
     }
 

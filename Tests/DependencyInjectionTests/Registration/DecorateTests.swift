@@ -170,14 +170,7 @@ private final class BillingCheckout {
                 return LoggingBilling(payments, label: "main")
             }
         }
-        let reason = await Task.detached { () -> ResolutionError.Reason? in
-            do {
-                _ = try box.tryResolve(Billing.self)
-                return nil
-            } catch {
-                return (error as? ResolutionError)?.reason
-            }
-        }.value
+        let reason = await errorInDetachedTask { _ = try box.tryResolve(Billing.self) }?.reason
         #expect(reason == .mainActorRequired)
         #expect(await MainActor.run { box.resolve(Billing.self).log } == ["stripe", "main"])
     }
