@@ -566,22 +566,20 @@ extension DIContainer {
         Resolution.lock.withLock {
             bootstrapIfNeeded()
             let parent = parent?.isolatedCopy(copies: &copies, forValidation: forValidation)
-            let copy = DIContainer(parent: parent, bootstraps: false)
-            copy.registry.value.duplicates = registry.value.duplicates
-            copy.registry.value.bootstrapsAfterReset = registry.value.bootstrapsAfterReset
-            copy.registry.value.installedCount = registry.value.installedCount
-            copy.registry.value.copiedCount = registry.value.installedCount
-            copy.registry.value.places = registry.value.places
-            copy.registry.value.decorators = registry.value.decorators
+            // The registry as it is (bootstrapped), each slot then pointing at a copy of its entry.
+            var registry = registry.value
+            registry.copiedCount = registry.installedCount
             // A `validate()` copy's probes are not the test's resolves: strict mode does not see them.
-            copy.registry.value.strict = forValidation ? nil : registry.value.strict
-            copy.registry.value.isValidationCopy = forValidation
+            registry.isValidationCopy = forValidation
+            if forValidation { registry.strict = nil }
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy(forValidation: forValidation)
                 copies[id] = entry
-                copy.slots[key] = Slot(entry: entry, alias: slot.alias)
+                registry.slots[key] = Slot(entry: entry, alias: slot.alias)
             }
+            let copy = DIContainer(parent: parent, bootstraps: false)
+            copy.registry.value = registry
             return copy
         }
     }

@@ -29,10 +29,11 @@ enum DetachedThread {
     /// Starts a thread that runs `body`, then ends.
     static func start(_ body: @escaping @Sendable () -> Void) {
         var attributes = pthread_attr_t()
-        check(pthread_attr_init(&attributes), "pthread_attr_init")
-        defer { check(pthread_attr_destroy(&attributes), "pthread_attr_destroy") }
-        check(pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)), "pthread_attr_setdetachstate")
-        check(pthread_attr_setstacksize(&attributes, stackSize), "pthread_attr_setstacksize")
+        checkPOSIX(pthread_attr_init(&attributes), "pthread_attr_init")
+        defer { checkPOSIX(pthread_attr_destroy(&attributes), "pthread_attr_destroy") }
+        checkPOSIX(
+            pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)), "pthread_attr_setdetachstate")
+        checkPOSIX(pthread_attr_setstacksize(&attributes, stackSize), "pthread_attr_setstacksize")
         let context = Unmanaged.passRetained(Closure(body))
         #if canImport(Glibc) || canImport(Android)
             var thread = pthread_t()
@@ -41,11 +42,7 @@ enum DetachedThread {
         #endif
         let status = pthread_create(&thread, &attributes, { runClosure($0) }, context.toOpaque())
         if status != 0 { context.release() }
-        check(status, "pthread_create")
-    }
-
-    private static func check(_ status: Int32, _ function: String) {
-        precondition(status == 0, "DependencyInjection: \(function) failed (\(status)).")
+        checkPOSIX(status, "pthread_create")
     }
 }
 

@@ -52,45 +52,32 @@ final class ReentrantLock: @unchecked Sendable {
     init(_ state: ResolutionState) {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
-        var status = pthread_mutexattr_init(&attributes)
-        precondition(status == 0, "DependencyInjection: pthread_mutexattr_init failed (\(status)).")
-        status = pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        precondition(status == 0, "DependencyInjection: pthread_mutexattr_settype failed (\(status)).")
-        status = pthread_mutex_init(mutex, &attributes)
-        precondition(status == 0, "DependencyInjection: pthread_mutex_init failed (\(status)).")
-        status = pthread_mutexattr_destroy(&attributes)
-        precondition(status == 0, "DependencyInjection: pthread_mutexattr_destroy failed (\(status)).")
+        checkPOSIX(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+        checkPOSIX(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE)), "pthread_mutexattr_settype")
+        checkPOSIX(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
+        checkPOSIX(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
         value = state
     }
 
     deinit {
-        let status = pthread_mutex_destroy(mutex)
-        precondition(status == 0, "DependencyInjection: pthread_mutex_destroy failed (\(status)).")
+        checkPOSIX(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
         mutex.deallocate()
     }
 
     func lock() {
-        let status = pthread_mutex_lock(mutex)
-        precondition(status == 0, "DependencyInjection: pthread_mutex_lock failed (\(status)).")
+        checkPOSIX(pthread_mutex_lock(mutex), "pthread_mutex_lock")
         holdCount += 1
     }
 
     func unlock() {
         holdCount -= 1
         guard holdCount == 0, !releasedAfterUnlock.isEmpty else {
-            Self.unlock(mutex)
-            return
+            return checkPOSIX(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
         }
         let released = releasedAfterUnlock
         releasedAfterUnlock = []
-        Self.unlock(mutex)
+        checkPOSIX(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
         withExtendedLifetime(released) {}
-    }
-
-    @inline(__always)
-    private static func unlock(_ mutex: UnsafeMutablePointer<pthread_mutex_t>) {
-        let status = pthread_mutex_unlock(mutex)
-        precondition(status == 0, "DependencyInjection: pthread_mutex_unlock failed (\(status)).")
     }
 
     /// Takes the lock if no other thread holds it; never waits.
@@ -138,4 +125,11 @@ final class ReentrantLock: @unchecked Sendable {
 
     /// Takes the lock `holds` times, as ``unlockCompletely()`` found it.
     func relock(_ holds: Int) { for _ in 0..<holds { lock() } }
+}
+
+/// Traps unless a POSIX call (`function`) returned 0: a lock or thread call that fails leaves the
+/// library's invariants unknown.
+@inline(__always)
+func checkPOSIX(_ status: Int32, _ function: StaticString) {
+    precondition(status == 0, "DependencyInjection: \(function) failed (\(status)).")
 }

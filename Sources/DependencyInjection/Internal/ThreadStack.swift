@@ -31,8 +31,7 @@ enum ThreadStack {
 
     private static func makeKey() -> pthread_key_t {
         var key = pthread_key_t()
-        let status = pthread_key_create(&key, nil)
-        precondition(status == 0, "DependencyInjection: pthread_key_create failed (\(status)).")
+        checkPOSIX(pthread_key_create(&key, nil), "pthread_key_create")
         return key
     }
 
@@ -62,8 +61,7 @@ enum ThreadStack {
     }
 
     private static func remember(_ address: UInt, in key: pthread_key_t) {
-        let status = pthread_setspecific(key, UnsafeRawPointer(bitPattern: address))
-        precondition(status == 0, "DependencyInjection: pthread_setspecific failed (\(status)).")
+        checkPOSIX(pthread_setspecific(key, UnsafeRawPointer(bitPattern: address)), "pthread_setspecific")
     }
 
     /// The thread's lowest stack address and the stack's size; a size of 0 when unknown.
@@ -82,10 +80,7 @@ enum ThreadStack {
             var address: UnsafeMutableRawPointer?
             var size = 0
             guard getAttributes(pthread_self(), &attributes) == 0 else { return (0, 0) }
-            defer {
-                let status = pthread_attr_destroy(&attributes)
-                precondition(status == 0, "DependencyInjection: pthread_attr_destroy failed (\(status)).")
-            }
+            defer { checkPOSIX(pthread_attr_destroy(&attributes), "pthread_attr_destroy") }
             guard pthread_attr_getstack(&attributes, &address, &size) == 0 else { return (0, 0) }
             return (UInt(bitPattern: address), UInt(size))
         #endif
