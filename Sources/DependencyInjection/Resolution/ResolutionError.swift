@@ -225,9 +225,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// The same error, reached through `step` first (the async factory whose code asked).
     func reached(through step: String) -> ResolutionError {
-        var details = details
-        if !path.contains(step) { details.path.insert(step, at: 0) }
-        return ResolutionError(details)
+        path.contains(step) ? self : reached(through: [step])
     }
 
     /// The same error, reached through `steps` first (a resolution that needs a registration whose
@@ -420,9 +418,7 @@ extension DIContainer {
         let frames = Resolution.state.frames
         let start = frames.lastIndex { $0.entry === entry } ?? 0
         let cycle = frames[start...].compactMap { $0.step == nil ? nil : $0.requested.displayName }
-        return ResolutionError(
-            reason: .dependencyCycle(cycle: cycle + [requested.displayName]), key: requested,
-            path: pathReaching(requested))
+        return error(.dependencyCycle(cycle: cycle + [requested.displayName]), for: requested)
     }
 
     /// The name in `names` a typo of `name` would be (at most a third of its characters changed), if any.
