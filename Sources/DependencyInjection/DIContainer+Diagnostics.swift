@@ -71,7 +71,6 @@ extension DIContainer {
             }
             let probe = ValidationProbe(copy: copy, items: items)
             let outcomes = probe.run(probed.map(\.spec), mainActorBlocked: mainActorBlocked).prefix(entries.count)
-            recordEdges(from: copies, of: entries)
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []
             var validCount = 0
@@ -84,7 +83,15 @@ extension DIContainer {
                 case nil: break
                 }
             }
-            let wiring = Resolution.lock.withLock { entries.flatMap(wiringProblems) }
+            let wiring = Resolution.lock.withLock {
+                // The edges the probes recorded in the copies, copied back to the source entries.
+                for entry in entries {
+                    for dependency in copies[ObjectIdentifier(entry)]?.state.dependencies ?? Entry.Dependencies() {
+                        entry.recordDependency(on: dependency)
+                    }
+                }
+                return entries.flatMap(wiringProblems)
+            }
             // Reported once: a registration's isolation conflict is why its probe failed off the actor.
             let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.registration))
             problems.removeAll { conflicted.contains($0.registration) && $0.error.reason.isIsolation }
@@ -220,17 +227,6 @@ extension DIContainer {
     func servedKeys(of entry: Entry) -> [Key] {
         (slots[entry.key]?.entry === entry ? [entry.key] : []) + aliasKeys(of: entry)
     }
-
-    /// Copies the edges a probe recorded in the copies back to the source entries.
-    private func recordEdges(from copies: [ObjectIdentifier: Entry], of sources: [Entry]) {
-        Resolution.lock.withLock {
-            for source in sources {
-                for dependency in copies[ObjectIdentifier(source)]?.state.dependencies ?? Entry.Dependencies() {
-                    source.recordDependency(on: dependency)
-                }
-            }
-        }
-    }
 }
 
 extension RegistrationSpec {
@@ -241,7 +237,7 @@ extension RegistrationSpec {
             aliases: servedAliases.map(\.typeName),
             // A factory taking `()` takes no arguments: its tuple type is `Void`.
             argumentTypes: factory.takesArguments ? factory.parameterTypes.map(TypeName.of) : [],
-            isMainActor: { if case .mainActor = factory.isolation { true } else { false } }(),
+            isMainActor: factory.isolation.isMainActor,
             isEager: isEager, fileID: fileID, line: line)
     }
 
