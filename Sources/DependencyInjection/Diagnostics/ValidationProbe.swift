@@ -94,7 +94,10 @@ final class ValidationProbe: @unchecked Sendable {
                 } else {
                     inline.append(index)
                 }
-            } else if factory.isAsync, !factory.canUnwind, !Self.hasTaskExecutors {
+            } else if factory.isAsync, !factory.canUnwind,
+                // No task executors: no ``ProbeExecutor`` for a failure to park on.
+                #unavailable(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2)
+            {
                 outcomes[index] = .unchecked(
                     "it takes a resolver and does not throw, and before macOS 15 / iOS 18 a failure in an async "
                         + "factory has no thread of validate()'s own to park (\(place)); " + Self.fix)
@@ -146,10 +149,7 @@ final class ValidationProbe: @unchecked Sendable {
     private func probePending() {
         while Resolution.lock.withLock({ () -> Bool in
             guard let index = pending.first else { return false }
-            if Self.parked.value >= Self.parkLimit, items[index].entry?.spec.factory.canUnwind == false {
-                outcomes[index] = .unchecked(
-                    "validate() parked its \(Self.parkLimit) threads in this process; " + Self.fix)
-            } else {
+            if !uncheckedPastParkLimit(index, parks: items[index].entry?.spec.factory.canUnwind == false) {
                 Resolution.state.probe = self
                 defer { Resolution.state.probe = nil }
                 check(index)
@@ -160,6 +160,14 @@ final class ValidationProbe: @unchecked Sendable {
         finished.signal()
     }
 
+    /// Lists registration `index` as unchecked if a failure in its check `parks` its thread and no
+    /// more threads may park in this process. Lock held.
+    private func uncheckedPastParkLimit(_ index: Int, parks: Bool) -> Bool {
+        guard parks, Self.parked.value >= Self.parkLimit else { return false }
+        outcomes[index] = .unchecked("validate() parked its \(Self.parkLimit) threads in this process; " + Self.fix)
+        return true
+    }
+
     /// Checks `indices` one at a time, each in a task of its own, on its actor or awaiting its
     /// factory, as `prepare()` would; gives up on the rest after ``actorTimeout`` seconds.
     private func checkInTasks(_ indices: [Int]) {
@@ -168,10 +176,7 @@ final class ValidationProbe: @unchecked Sendable {
             // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
             let parks = Resolution.lock.withLock { () -> Bool? in
                 let parks = items[index].entry?.spec.factory.isolation.actor == nil
-                guard parks, Self.parked.value >= Self.parkLimit else { return parks }
-                outcomes[index] = .unchecked(
-                    "validate() parked its \(Self.parkLimit) threads in this process; " + Self.fix)
-                return nil
+                return uncheckedPastParkLimit(index, parks: parks) ? nil : parks
             }
             guard let parks else { continue }
             let done = DispatchSemaphore(value: 0)
@@ -217,11 +222,6 @@ final class ValidationProbe: @unchecked Sendable {
                 error as? ResolutionError ?? .init(reason: .factoryFailed, key: keys[0], underlyingError: error)
             Resolution.lock.withLock { if outcomes[index] == nil { record(failure, at: index) } }
         }
-    }
-
-    /// Whether tasks can prefer an executor of validate()'s own (``ProbeExecutor``), where a failure may park.
-    static var hasTaskExecutors: Bool {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { true } else { false }
     }
 
     /// Reports `error` as the outcome of the registration being probed and never returns. Called on
