@@ -20,11 +20,7 @@ struct Factory: @unchecked Sendable {
 
         @usableFromInline
         init(_ actor: (any Actor)?) {
-            if let actor {
-                self = actor === MainActor.shared ? .mainActor : .globalActor(ActorReference(actor))
-            } else {
-                self = .none
-            }
+            self = actor.map { $0 === MainActor.shared ? .mainActor : .globalActor(ActorReference($0)) } ?? .none
         }
 
         /// The actor its code needs, if any (`nil` too for an actor instance that is gone).
@@ -101,10 +97,7 @@ struct Factory: @unchecked Sendable {
         self.init(isolation: Isolation(make.isolation), .async { resolver in AnyBox.holding(try await make(resolver)) })
     }
 
-    var isAsync: Bool {
-        if case .async = make { return true }
-        return false
-    }
+    var isAsync: Bool { if case .async = make { true } else { false } }
 
     var takesArguments: Bool { argumentType != Void.self }
 
@@ -128,8 +121,7 @@ struct Arguments {
     /// `values` is a tuple of the type `type`.
     @usableFromInline
     init(type: any Any.Type, values: Any) {
-        self.type = type
-        self.values = values
+        (self.type, self.values) = (type, values)
     }
 
     var isEmpty: Bool { type == Void.self }
