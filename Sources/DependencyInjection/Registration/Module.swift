@@ -54,14 +54,6 @@ public struct Module: @unchecked Sendable {
     /// nothing more here; one a stored registration or module still holds, or that a container
     /// installed already, is copied.
     mutating func takeEntries(into entries: inout [Entry], numberedFrom sequence: Int) -> [Decorator] {
-        var decorators: [Decorator] = []
-        move(into: &entries, &decorators, numberedFrom: sequence)
-        return decorators
-    }
-
-    private mutating func move(
-        into entries: inout [Entry], _ decorators: inout [Decorator], numberedFrom sequence: Int
-    ) {
         let isUnique = isKnownUniquelyReferenced(&entry)
         if var made = entry.take() {
             if !isUnique || made.state.sequence != 0 { made = made.freshCopy() }
@@ -69,8 +61,12 @@ public struct Module: @unchecked Sendable {
             made.state.isSendable = made.state.isSendable || isSendable
             entries.append(consume made)
         }
-        if !self.decorators.isEmpty { decorators += self.decorators }
-        for index in lines.indices { lines[index].move(into: &entries, &decorators, numberedFrom: sequence) }
+        var decorators = decorators
+        for index in lines.indices {
+            let inner = lines[index].takeEntries(into: &entries, numberedFrom: sequence)
+            if !inner.isEmpty { decorators += inner }
+        }
+        return decorators
     }
 
     /// The module with its non-`Sendable` nonisolated synchronous registrations bound to `actor`, an
