@@ -89,10 +89,5 @@ final class ScopeRun: Locked<[ObjectIdentifier: (entry: Entry, value: AnyBox)]?>
 
     /// Ends the run and drops its instances, once the lock is let go (a run may end inside a
     /// factory): a `deinit` may resolve.
-    func end() {
-        Resolution.lock.withLock {
-            Resolution.lock.releaseAfterUnlock(value)
-            value = nil
-        }
-    }
+    func end() { Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(value.take()) } }
 }
