@@ -64,8 +64,12 @@ extension DIContainer {
         let key: Key
         let actor: (any Actor)?
 
-        /// Makes it on its actor, where even a value that is not `Sendable` may be made and kept.
-        func make(isolation: isolated (any Actor)?) async throws { _ = try await owner.provideAsync(key) }
+        /// Makes it on its actor, where even a value that is not `Sendable` may be made and kept;
+        /// returns why it could not, if it could not.
+        func make(isolation: isolated (any Actor)?) async -> (any Error)? {
+            do { _ = try await owner.provideAsync(key) } catch { return error }
+            return nil
+        }
     }
 
     /// Makes each service, concurrently, in rounds; returns those that wait for a service not
@@ -75,14 +79,7 @@ extension DIContainer {
         while !pending.isEmpty {
             let failures = await withTaskGroup(of: (Service, (any Error)?).self) { group in
                 for service in pending {
-                    group.addTask {
-                        do {
-                            try await service.make(isolation: service.actor)
-                            return (service, nil)
-                        } catch {
-                            return (service, error)
-                        }
-                    }
+                    group.addTask { (service, await service.make(isolation: service.actor)) }
                 }
                 var failures: [(service: Service, error: any Error)] = []
                 for await case (let service, let error?) in group { failures.append((service, error)) }
