@@ -192,20 +192,17 @@ extension DIContainer {
         if let start = chain.firstIndex(where: { $0.entry === entry }) {
             cycle = (chain[start...], [])
         } else if let making = entry.state.making {
-            // Breadth first along the waits, each run reached with the run it was reached from.
-            var frontier = [making]
-            var reachedFrom: [ObjectIdentifier: AsyncMaking] = [:]
-            while cycle == nil, !frontier.isEmpty {
-                let run = frontier.removeFirst()
+            // Breadth first along the waits: each run reached with the walk from `making` to it.
+            var walks = [[making]]
+            var reached: Set = [ObjectIdentifier(making)]
+            while cycle == nil, !walks.isEmpty {
+                let walk = walks.removeFirst()
+                let run = walk[walk.count - 1]
                 if let start = chain.firstIndex(where: { $0 === run }) {
-                    var walk = [run]
-                    while let previous = reachedFrom[ObjectIdentifier(walk[0])] { walk.insert(previous, at: 0) }
                     cycle = (chain[start...], Array(walk.dropFirst()))
                 }
                 for wait in Resolution.state.asyncWaits where wait.waiter.chain.contains(where: { $0 === run }) {
-                    guard wait.target !== making, reachedFrom[ObjectIdentifier(wait.target)] == nil else { continue }
-                    reachedFrom[ObjectIdentifier(wait.target)] = run
-                    frontier.append(wait.target)
+                    if reached.insert(ObjectIdentifier(wait.target)).inserted { walks.append(walk + [wait.target]) }
                 }
             }
         }
