@@ -23,14 +23,6 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     @usableFromInline var entry: Entry
 
     @usableFromInline
-    init<each Alias>(
-        _ factory: Factory, aliases: repeat (each Alias).Type, fileID: String, line: Int, isSendable: Bool = false
-    ) {
-        self.init(
-            factory, aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line, isSendable: isSendable)
-    }
-
-    @usableFromInline
     init(_ factory: Factory, aliasList: [AliasSpec], fileID: String, line: Int, isSendable: Bool = false) {
         entry = Entry(
             RegistrationSpec(
@@ -134,8 +126,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            argumentsFactory(isolation: .init(isolation), make), aliases: repeat each aliases, fileID: fileID,
-            line: line)
+            argumentsFactory(isolation: .init(isolation), make), aliasList: Self.aliasList(repeat each aliases),
+            fileID: fileID, line: line)
     }
 
     // MARK: Main actor
@@ -166,7 +158,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
             Factory(
                 isolation: .mainActor, canUnwind: Failure.self != Never.self,
                 .boxing { resolver, _ in try onMainActor(resolver) { try make($0) } }),
-            aliases: repeat each aliases, fileID: fileID, line: line)
+            aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers a `@MainActor` initializer whose parameters are registered services.
@@ -186,7 +178,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ make: @escaping @MainActor (Resolver, First, repeat each Rest) throws(Failure) -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) {
-        self.init(mainActorArgumentsFactory(make), aliases: repeat each aliases, fileID: fileID, line: line)
+        self.init(
+            mainActorArgumentsFactory(make), aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 
     // MARK: Global actors and async factories
@@ -204,7 +197,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) where Value: Sendable {
         var factory = Factory(isolation: .init(make.isolation), .async { _ in AnyBox.holding(await make()) })
         factory.isActorClosure = true
-        self.init(factory, aliases: repeat each aliases, fileID: fileID, line: line, isSendable: true)
+        self.init(
+            factory, aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line, isSendable: true)
     }
 
     /// Registers an async factory: the instance is made by awaiting it.
@@ -223,7 +217,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        self.init(Factory(async: make), fileID: fileID, line: line, isSendable: true)
+        self.init(Factory(async: make), aliasList: [], fileID: fileID, line: line, isSendable: true)
     }
 
     /// Registers an async factory under other types too (see ``init(_:fileID:line:)``).
@@ -233,7 +227,9 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        self.init(Factory(async: make), aliases: repeat each aliases, fileID: fileID, line: line, isSendable: true)
+        self.init(
+            Factory(async: make), aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line,
+            isSendable: true)
     }
 
     /// The same registration under a name; several names of one type coexist.
