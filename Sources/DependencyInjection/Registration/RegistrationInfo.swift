@@ -32,7 +32,6 @@ public struct RegistrationInfo: Sendable, CustomStringConvertible {
         if !argumentTypes.isEmpty { text += ", arguments (\(argumentTypes.joined(separator: ", ")))" }
         if isMainActor { text += ", @MainActor" }
         if isEager { text += ", eager" }
-        text += " — \(fileID):\(line)"
-        return text
+        return text + " — \(fileID):\(line)"
     }
 }
