@@ -24,8 +24,7 @@ extension DIContainer {
     ) -> @Sendable (repeat each Argument) -> T {
         { [reference] (argument: repeat each Argument) in
             Self.resolvedOrFail(
-                T.self, name: name, Arguments(type: (repeat each Argument).self, values: (repeat each argument)),
-                from: reference, file: file, line: line)
+                T.self, name: name, Arguments { (repeat each argument) }, from: reference, file: file, line: line)
         }
     }
 }

@@ -383,8 +383,7 @@ extension DIContainer {
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
         file: StaticString = #fileID, line: UInt = #line
     ) -> T {
-        resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), file: file, line: line)
+        resolvedOrFail(type, name: name, Arguments(arguments), file: file, line: line)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
@@ -401,8 +400,7 @@ extension DIContainer {
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> T {
-        try resolved(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), file: file, line: line)
+        try resolved(type, name: name, Arguments(arguments), file: file, line: line)
     }
 
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
@@ -417,9 +415,7 @@ extension DIContainer {
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
         file: StaticString = #fileID, line: UInt = #line
     ) -> T {
-        Self.resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), in: self,
-            file: file, line: line)
+        Self.resolvedOrFail(type, name: name, Arguments(arguments), in: self, file: file, line: line)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -442,9 +438,7 @@ extension DIContainer {
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
         file: StaticString = #fileID, line: UInt = #line
     ) throws -> T {
-        try Self.resolved(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), in: self,
-            file: file, line: line)
+        try Self.resolved(type, name: name, Arguments(arguments), in: self, file: file, line: line)
     }
 }
 

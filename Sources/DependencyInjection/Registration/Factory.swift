@@ -112,16 +112,17 @@ struct Factory: @unchecked Sendable {
 /// The arguments of one resolution: the tuple the caller's closure returned, and its type.
 @usableFromInline
 struct Arguments {
-    let type: any Any.Type
-    let values: Any
+    @usableFromInline let type: any Any.Type
+    @usableFromInline let values: Any
 
     @usableFromInline
-    static var none: Arguments { Arguments(type: Void.self, values: ()) }
+    static var none: Arguments { Arguments { () } }
 
-    /// `values` is a tuple of the type `type`.
-    @usableFromInline
-    init(type: any Any.Type, values: Any) {
-        (self.type, self.values) = (type, values)
+    /// The tuple `values` returns, with its type.
+    @inlinable
+    init<each Argument>(_ values: () -> (repeat each Argument)) {
+        type = (repeat each Argument).self
+        self.values = values()
     }
 
     var isEmpty: Bool { type == Void.self }

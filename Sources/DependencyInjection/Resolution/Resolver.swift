@@ -25,9 +25,7 @@ public struct Resolver: Sendable {
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
         file: StaticString = #fileID, line: UInt = #line
     ) -> T {
-        DIContainer.resolvedOrFail(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference,
-            file: file, line: line)
+        DIContainer.resolvedOrFail(type, name: name, Arguments(arguments), from: reference, file: file, line: line)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` that carries the whole resolution path.
@@ -44,8 +42,7 @@ public struct Resolver: Sendable {
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
-        try DIContainer.resolved(
-            type, name: name, Arguments(type: (repeat each Argument).self, values: arguments()), from: reference)
+        try DIContainer.resolved(type, name: name, Arguments(arguments), from: reference)
     }
 }
 
