@@ -561,19 +561,19 @@ extension DIContainer {
             bootstrapIfNeeded()
             let parent = parent?.isolatedCopy(copies: &copies, forValidation: forValidation)
             // The registry as it is (bootstrapped), each slot then pointing at a copy of its entry.
-            var registry = registry.value
-            registry.copiedCount = registry.installedCount
+            var copied = registry.value
+            copied.copiedCount = copied.installedCount
             // A `validate()` copy's probes are not the test's resolves: strict mode does not see them.
-            registry.isValidationCopy = forValidation
-            if forValidation { registry.strict = nil }
+            copied.isValidationCopy = forValidation
+            if forValidation { copied.strict = nil }
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy(forValidation: forValidation)
                 copies[id] = entry
-                registry.slots[key] = Slot(entry: entry, alias: slot.alias)
+                copied.slots[key] = Slot(entry: entry, alias: slot.alias)
             }
             let copy = DIContainer(parent: parent, bootstraps: false)
-            copy.registry.value = registry
+            copy.registry.value = copied
             return copy
         }
     }
