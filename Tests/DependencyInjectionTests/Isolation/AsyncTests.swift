@@ -73,14 +73,7 @@ enum MainActorQueue {
 
 /// The `ResolutionError` that `body` throws in a detached task (off the main actor), if any.
 func errorInDetachedTask(_ body: @escaping @Sendable () throws -> Void) async -> ResolutionError? {
-    await Task.detached { () -> ResolutionError? in
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? ResolutionError
-        }
-    }.value
+    await errorInDetachedTask(awaiting: body)
 }
 
 /// ``errorInDetachedTask(_:)`` for an async `body` (a `resolveAsync` off every actor).
