@@ -71,9 +71,10 @@ var adversarialScenarios: [String: () -> Void] {
                 print("resolveAll \(box.resolveAll(MainOnlyService.self).count)")
             }
         },
-        // Code on the main thread inside a serial queue's `sync` resolves a main-actor Sendable
-        // service: it must not wait for the main queue that its own thread is holding.
-        "adversarialHopFromTheMainThreadInsideASerialQueueSync": {
+        // Main-queue work, which `dispatchMain()` runs on a worker thread, resolves a main-actor
+        // Sendable service inside a serial queue's `sync`: it must not wait for the main queue that
+        // its own thread is holding.
+        "adversarialHopFromTheMainQueueOnAWorkerInsideASerialQueueSync": {
             let box = DIContainer()
             box.register { New { @MainActor in MainOnlyService() } }
             DispatchQueue.main.async {
@@ -83,6 +84,15 @@ var adversarialScenarios: [String: () -> Void] {
                 didNotTrap()
             }
             dispatchMain()
+        },
+        // The same on the process's main thread, which Swift counts as the main actor wherever it
+        // runs (its runtime's `MainActor.assumeIsolated` passes there): made there, inline.
+        "adversarialMainThreadInsideASerialQueueSync": {
+            let box = DIContainer()
+            box.register { New { @MainActor in MainOnlyService() } }
+            let error = DispatchQueue(label: "serial").sync { thrown { try box.tryResolve(MainOnlyService.self) } }
+            print("inside sync: \(error.map { "\($0.reason)" } ?? "made") \(MainOnlyService.made)")
+            didNotTrap()
         },
         // A deinit that runs once a resolve let go of the lock, off the main actor, resolves a
         // main-actor Sendable service: it hops like any top-level resolve.

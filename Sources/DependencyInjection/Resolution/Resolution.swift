@@ -403,7 +403,7 @@ extension DIContainer {
         switch isolation {
         case .none: return
         case .mainActor:
-            guard !MainActorCheck.isOnMainActor, kept == nil || !entry.isSendable(as: requested) else { return }
+            guard kept == nil || !entry.isSendable(as: requested), !MainActorCheck.isOnMainActor else { return }
             // Made there for the caller only if its factory is main-actor code (not only a decorator's or action's).
             throw mainActorRequired(
                 entry, requested: requested, canHop: kept == nil && entry.spec.factory.isolation.isMainActor)
@@ -657,20 +657,6 @@ enum SlowFactory {
                 + "async factory (Shared { resolve async in … }) and make it at startup with "
                 + "try await DIContainer.prepare().\n")
     }
-}
-
-/// Whether code runs on the main actor, without trapping.
-enum MainActorCheck {
-    /// Marks the main dispatch queue, which is where the main actor runs: on Linux,
-    /// `dispatch_main()` retires the main thread and a worker drains the main queue, so
-    /// "main thread" is the wrong question there.
-    private static let marker: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
-
-    static var isOnMainActor: Bool { DispatchQueue.getSpecific(key: marker) == true }
 }
 
 /// Runs its action when it is released: handed to `releaseAfterUnlock`, once the lock is let go.

@@ -64,8 +64,10 @@ struct TrapRun {
         }
         try process.run()
         // Weakly: the timer outlives a child that ends in time, and must not keep its `Process`.
+        // SIGKILL, not `terminate()`'s SIGTERM: a child may inherit SIGTERM blocked, and a hang with
+        // no thread that accepts it would outlive the test.
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak process] in
-            if let process, process.isRunning { process.terminate() }
+            if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
         for await _ in exited {}
         return TrapRun(

@@ -148,13 +148,22 @@ struct IsolationEdgeCaseTests {
         #expect(run.stdout.contains("deinit resolved"), "\(run.stdout)")
     }
 
-    /// Code on the main thread inside `serial.sync { }` is not on the main queue as Dispatch sees
-    /// it, so the resolve asks to hop, and waits for a main queue its own thread is holding.
-    @Test func aResolveOnTheMainThreadInsideASerialQueueSyncDoesNotHang() async throws {
-        let run = try await TrapRun.run("adversarialHopFromTheMainThreadInsideASerialQueueSync", timeout: 10)
+    /// Main-queue work that `dispatchMain()` runs on a worker thread is, inside `serial.sync { }`,
+    /// neither on the main queue as Dispatch's queue-specific values see it nor on the main thread,
+    /// so the resolve asks to hop, and waits for a main queue its own thread is holding.
+    @Test func aResolveFromMainQueueWorkOnAWorkerInsideASerialQueueSyncDoesNotHang() async throws {
+        let run = try await TrapRun.run("adversarialHopFromTheMainQueueOnAWorkerInsideASerialQueueSync", timeout: 10)
         withKnownIssue("the hop waits for the main queue that the waiting thread itself holds") {
             #expect(!run.trapped, "hung (terminated after 10 s) or crashed: \(run.stderr)")
         }
+    }
+
+    /// The process's main thread inside `serial.sync { }` is the main actor as Swift's runtime sees
+    /// it (though not the main queue as Dispatch sees it): the service is made there, with no hop.
+    @Test func aResolveOnTheMainThreadInsideASerialQueueSyncIsMadeThere() async throws {
+        let run = try await TrapRun.run("adversarialMainThreadInsideASerialQueueSync", timeout: 10)
+        #expect(!run.trapped, "hung (terminated after 10 s) or crashed: \(run.stderr)")
+        #expect(run.stdout.contains("inside sync: made 1"), "\(run.stdout)")
     }
 
     // MARK: Released after the lock
