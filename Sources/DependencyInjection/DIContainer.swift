@@ -98,6 +98,12 @@ public final class DIContainer: @unchecked Sendable {
     /// Runs `registerDependencies()` if it is due, with this container current. Lock held.
     @inline(__always) func bootstrapIfNeeded() { if registry.value.needsBootstrap { bootstrap() } }
 
+    /// ``bootstrapIfNeeded()`` here and in each ancestor. Lock held.
+    func bootstrapLineage() {
+        bootstrapIfNeeded()
+        parent?.bootstrapLineage()
+    }
+
     private func bootstrap() {
         registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }

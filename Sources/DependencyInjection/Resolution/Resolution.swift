@@ -204,6 +204,9 @@ extension DIContainer {
         isFrame: Bool = true, _ body: () throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         let isTopLevel = !Resolution.state.isResolving
+        // `registerDependencies()` registers before the resolution begins, in a transaction of its
+        // own: what it made (an `eager()` instance) stays if the resolution fails.
+        if isTopLevel { bootstrapLineage() }
         let savepoint = isTopLevel ? nil : Resolution.state.savepoint
         Resolution.state.isResolving = true
         // A top-level resolve sets it once a factory runs (see `instance(of:)`): a kept instance needs none.
@@ -443,7 +446,10 @@ extension DIContainer {
         do throws(ResolutionError) {
             for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
                 try checkRunsOn(decorator.isolation, entry, requested: requested)
-                decorated = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
+                let next = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
+                // The value it replaced may go now: after the lock, as its `deinit` may resolve.
+                Resolution.lock.releaseAfterUnlock(decorated)
+                decorated = next
             }
             if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
         } catch {

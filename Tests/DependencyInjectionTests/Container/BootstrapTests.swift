@@ -22,6 +22,31 @@ import Testing
         }
     }
 
+    /// `registerDependencies()` is a registration of its own: a first resolve that fails (or hops,
+    /// and so fails once before the main actor retries it) drops what it made, not the eager
+    /// instances the registrations made.
+    @Test func aFailedFirstResolveKeepsTheEagerInstancesRegisterDependenciesMade() {
+        final class Eager: Sendable {}
+        final class NeverRegistered {}
+        let made = Guarded(0)
+        let eager = Module {
+            Shared { () -> Eager in
+                made.withLock { $0 += 1 }
+                return Eager()
+            }.eager()
+        }
+        DIContainer.shared.withOverrides {
+        } operation: {
+            DIContainer.reset()
+            BootstrapExtra.current.withValue(eager) {
+                #expect(throws: ResolutionError.self) { try DIContainer.tryResolve(NeverRegistered.self) }
+            }
+            #expect(made.current == 1, "made by registerDependencies()")
+            _ = DIContainer.resolve(Eager.self)
+            #expect(made.current == 1, "kept, not made again")
+        }
+    }
+
     @Test func aMockRegisteredBeforeTheFirstResolveIsNotOverwritten() {
         DIContainer.shared.withOverrides {
         } operation: {

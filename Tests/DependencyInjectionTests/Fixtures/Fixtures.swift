@@ -91,8 +91,14 @@ final class MockGreeting: Greeting { let text = "mock" }
 extension DIContainer: DependencyRegistering {
     public static func registerDependencies() {
         register(Shared(ProductionGreeting() as Greeting))
+        if let extra = BootstrapExtra.current.get() { register(extra) }
         if let capture = ValidationCapture.current.get() { capture.report = validate() }
     }
+}
+
+/// More registrations for `registerDependencies()` to make, in the task that binds them.
+enum BootstrapExtra {
+    static let current = TaskLocal<Module?>(wrappedValue: nil)
 }
 
 /// Registers what `Screen` needs.

@@ -53,6 +53,26 @@ struct ReleaseOutsideTheLockTests {
         #expect(outcome.current == true)
     }
 
+    /// A decorator that returns a new value instead of wrapping the one it was given: the value it
+    /// replaced is released after the lock, for every lifetime and each decorator of a chain.
+    @Test(arguments: [Lifetime.new, .shared])
+    func aValueADecoratorReplacedIsReleasedAfterTheLock(lifetime: Lifetime) {
+        let box = DIContainer()
+        let outcomes = Guarded<[Bool]>([])
+        func made() -> ResolvesInDeinit {
+            ResolvesInDeinit { outcomes.withLock { $0.append(anotherThreadCanResolve(from: box)) } }
+        }
+        box.register {
+            Shared(Engine())
+            if lifetime == .new { New { made() } } else { Shared { made() } }
+            Decorate(ResolvesInDeinit.self) { _, _ in made() }
+            Decorate(ResolvesInDeinit.self) { _, _ in made() }
+        }
+        _ = box.resolve(ResolvesInDeinit.self)
+        box.releaseInstances()
+        #expect(outcomes.current == [true, true, true], "released under the lock: \(outcomes.current)")
+    }
+
     @Test func aLazyWrapperReadWhileItsContainerGoesAwayFallsBackToTheCurrentOne() {
         for _ in 0..<200 {
             let owner = Guarded<DIContainer?>(nil)
