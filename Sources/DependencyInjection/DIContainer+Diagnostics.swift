@@ -124,10 +124,11 @@ extension DIContainer {
         let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
         for key in entry.state.dependencies where runsAnywhere {
             guard let their = lookup(key)?.1.entry else { continue }
-            // Off its actor, an actor's service is only ever a Shared one prepare() made (and Sendable, for the main actor).
+            // Off its actor, an actor's service is only ever a Shared one prepare() made (and, for the
+            // main actor, Sendable as it is asked for: not through an alias, as at run time).
             let isolation = their.spec.factory.isolation
             if isolation.actor != nil,
-                their.spec.lifetime != .shared || (isolation.isMainActor && !their.state.isSendable)
+                their.spec.lifetime != .shared || (isolation.isMainActor && !their.isSendable(as: key))
             {
                 reasons.append(.isolationConflict(registration: mine.summary, dependency: their.spec.summary))
             }

@@ -274,6 +274,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .missingRegistration:
             if let similarName = details.similarName {
                 "ask for the registered name: \(details.containerSpelling).resolve(\(typeName).self, name: \(similarName.debugDescription))."
+            } else if Conformance.isFunction(details.key.type) {
+                "register the service this function would make, and ask for a factory of it instead: "
+                    + "\(details.containerSpelling).factory(Detail.self, arguments: String.self) (a function type is never registered)."
             } else if let madeByParent = details.madeByParent {
                 "register \(subject) in the parent container, or register '\(madeByParent)' in the child container "
                     + "too, so the child makes it with its own dependencies."
@@ -315,7 +318,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "make the factory of '\(path[path.count - 2])' @MainActor too."
         case .mainActorRequired:
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
-                + "try await DIContainer.resolveAsync(\(typeName).self), or register a factory that is not @MainActor."
+                + "try await DIContainer.resolveAsync(\(request)), or register a factory that is not @MainActor."
         case .notSendable(let actor):
             "resolve it on \(actor), make '\(typeName)' Sendable, or register it in nonisolated code "
                 + "(e.g. a nonisolated function), so that it is not bound to \(actor)."
@@ -326,7 +329,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "onResolve or an initializer it runs."
         case .notYetMade:
             "await it first: call try await DIContainer.prepare() at startup, or resolve it with "
-                + "try await DIContainer.resolveAsync(\(typeName).self)."
+                + "try await DIContainer.resolveAsync(\(request))."
         case .functionRegistered:
             "register the initializer with its parameters registered as services "
                 + "(Shared(Checkout.init) resolves each one), or take arguments: New { resolve, id in Detail(id: id) }."

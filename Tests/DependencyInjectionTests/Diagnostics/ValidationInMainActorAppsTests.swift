@@ -28,6 +28,9 @@ private final class Catalog: Sendable {}
 }
 /// Runs on any thread; needs a Sendable main-actor `Shared`, which prepare() makes first.
 private final class Header: Sendable { init(theme: Theme) {} }
+private protocol Palette: AnyObject, Sendable {}
+@MainActor private final class MainActorPalette: Palette {}
+private final class Swatch: Sendable { init(palette: any Palette) {} }
 
 @MainActor private final class RemoteBanner {
     static func load() async -> RemoteBanner { RemoteBanner() }
@@ -126,6 +129,37 @@ private final class CatalogUser { init(catalog: Catalog) {} }
         for report in [offMain, detached, onMain] {
             #expect(report.isValid && report.validCount == 2, "\(report)")
         }
+    }
+
+    /// Reached through `as:`, a main-actor factory's value stays on the main actor (its
+    /// conformance may be isolated there), even after `prepare()`: a plain factory that needs it is
+    /// an isolation conflict, whichever thread or actor validates.
+    @Test func aServiceNeedingAMainActorSharedThroughAnAliasIsAConflictOnEveryThread() async {
+        let offMain = await withCheckedContinuation { done in
+            Thread { done.resume(returning: paletteRegistrations().validate()) }.start()
+        }
+        let detached = await Task.detached { await paletteRegistrations().validate() }.value
+        let onMain = await MainActor.run { paletteRegistrations().validate() }
+        let awaitedOnMain = await paletteRegistrations().validate()
+        for report in [offMain, detached, onMain, awaitedOnMain] {
+            guard report.problems.count == 1,
+                case .isolationConflict(let registration, let dependency) = report.problems[0].error.reason
+            else {
+                Issue.record("not one isolation conflict: \(report)")
+                continue
+            }
+            #expect(registration.hasPrefix("'Swatch' (Shared"), "\(report)")
+            #expect(dependency.hasPrefix("'MainActorPalette' (Shared, on MainActor"), "\(report)")
+        }
+    }
+
+    private func paletteRegistrations() -> DIContainer {
+        let box = DIContainer()
+        box.register {
+            Shared({ @MainActor in MainActorPalette() }, as: (any Palette).self)
+            Shared(Swatch.init)
+        }
+        return box
     }
 
     @Test func aPlainFactoryNeedingAGlobalActorServiceRunsOnce() async {

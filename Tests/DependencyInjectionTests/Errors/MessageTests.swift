@@ -98,6 +98,23 @@ private final class MessagesFeed: Sendable { init(config: MessagesRemoteConfig) 
             "\(error)")
     }
 
+    /// The fix a message writes out asks for what was asked for: the name too.
+    @Test func theAsyncResolveAHintSuggestsKeepsTheName() throws {
+        let box = DIContainer()
+        box.register { Shared { _ async in MessagesRemoteConfig() }.named("remote") }
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryResolve(MessagesRemoteConfig.self, name: "remote")
+        }
+        #expect(error.description.contains("resolveAsync(MessagesRemoteConfig.self, name: \"remote\")"), "\(error)")
+    }
+
+    /// A function type cannot be registered, so the fix is not to register one.
+    @Test func aMissingFunctionTypeSaysToAskForAFactoryInstead() throws {
+        let error = try #require(throws: ResolutionError.self) { try DIContainer().tryResolve(((Int) -> Void).self) }
+        #expect(!error.description.contains("register it:"), "\(error)")
+        #expect(error.description.contains("factory("), "\(error)")
+    }
+
     /// The README's snippet, in a function that does not throw.
     @Test func readmeErrorsSnippetCompilesInANonThrowingFunction() {
         func show() -> String? {
