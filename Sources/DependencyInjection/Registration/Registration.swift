@@ -236,7 +236,12 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     ///     Shared(PostgresStore.init, as: Store.self).named("primary")
     ///     DIContainer.resolve(Store.self, name: "primary")
-    public func named(_ name: String) -> Self { changing { $0.name = name } }
+    public func named(_ name: String) -> Self {
+        changing {
+            $0.name = name
+            $0.ownExtras()
+        }
+    }
 
     /// Runs `action` for each new instance, once the resolution that made it has made
     /// everything it needs, and before that resolution returns.
@@ -390,6 +395,12 @@ struct RegistrationSpec {
     }
 
     var key: Key { Key(type, name: name) }
+
+    /// Extras of its own, for another registration made from this one (a name): a `withScope` run
+    /// keeps an instance for each (see ``runKey``).
+    mutating func ownExtras() {
+        extras = extras.map { RegistrationExtras(weak: $0.weak, scope: $0.scope, onResolve: $0.onResolve) }
+    }
 
     /// What a `withScope` run keeps its instance under: the same for the copies of a registration
     /// (`withOverrides`, the test traits, a module installed again), which share the run's instance.

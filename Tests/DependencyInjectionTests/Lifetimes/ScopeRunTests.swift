@@ -37,6 +37,21 @@ private final class Gate: Sendable {
         }
     }
 
+    /// `named` makes another registration: in a run as outside one, each name has its instance.
+    @Test func twoNamesOfOneRegistrationHaveAnInstanceEachInARun() {
+        let box = DIContainer()
+        let context = Scoped(.visit, JobContext.init)
+        box.register {
+            context.named("first")
+            context.named("second")
+        }
+        let (first, second) = box.withScope(.visit) {
+            (box.resolve(JobContext.self, name: "first"), box.resolve(JobContext.self, name: "second"))
+        }
+        #expect(first !== second)
+        #expect(box.resolve(JobContext.self, name: "first") !== box.resolve(JobContext.self, name: "second"))
+    }
+
     @Test func aTaskThatOutlivesItsRunGetsTheContainersInstanceOfAnOrdinaryScope() async {
         let box = DIContainer()
         box.register { Scoped(.visit, JobContext.init) }
