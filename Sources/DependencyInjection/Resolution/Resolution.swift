@@ -191,8 +191,27 @@ extension DIContainer {
     /// the value is made, queued `onResolve` actions run; if anything fails, every instance made
     /// on the way is dropped, and the container is as it was.
     func resolveLocked(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
-        if Resolution.state.isResolving { return try resolveStep(key, arguments) }
-        return try asOneResolution(isFrame: false) { () throws(ResolutionError) in try resolveStep(key, arguments) }
+        guard Resolution.state.isResolving else {
+            return try asOneResolution(isFrame: false) { () throws(ResolutionError) in try resolveStep(key, arguments) }
+        }
+        // Nested (a factory's resolve): a failure drops what this resolve made, so a factory that
+        // catches it goes on without it. Not through `asOneResolution`, and with the state read in
+        // helpers: each step's stack stays as small (debug builds give every access a frame).
+        let savepoint = Self.savepoint()
+        do {
+            return try resolveStep(key, arguments)
+        } catch {
+            dropMade(since: savepoint)
+            throw error
+        }
+    }
+
+    @inline(never)
+    private static func savepoint() -> ResolutionState.Savepoint { Resolution.state.savepoint }
+
+    @inline(never)
+    private func dropMade(since savepoint: ResolutionState.Savepoint) {
+        Resolution.lock.releaseAfterUnlock(rollBack(to: savepoint))
     }
 
     /// Runs `body` as part of one resolution made current in this container (`isFrame`: a
@@ -478,8 +497,9 @@ extension DIContainer {
     ) throws(ResolutionError) -> R {
         let depth = Resolution.state.frames.count
         // The first steps are not checked: finding the stack takes Linux's main thread 80 µs (it reads
-        // /proc/self/maps), more than a launch's resolves, and a few steps cannot use up the reserve.
-        guard depth < Resolution.maximumDepth, depth < 8 || ThreadStack.hasRoom(reserving: Resolution.stackReserve)
+        // /proc/self/maps), more than a launch's resolves. Four leave a 128 KiB stack room for the
+        // check in debug builds too, where a step's frames take about 14 KiB.
+        guard depth < Resolution.maximumDepth, depth < 4 || ThreadStack.hasRoom(reserving: Resolution.stackReserve)
         else {
             throw error(.tooDeep(depth: depth), for: requested)
         }

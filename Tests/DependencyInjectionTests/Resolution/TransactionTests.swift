@@ -8,6 +8,8 @@ private final class Logger {
     var isWired = false
     init() {}
 }
+private final class FailingPart {}
+private struct Refusal: Error {}
 private final class SessionHolder {
     let session: Session
     init(session: Session) { self.session = session }
@@ -66,6 +68,34 @@ struct TransactionTests {
     }
 
     /// A factory of `box` registers a block into `other`; the block's second eager registration fails.
+    /// A factory may catch a failed `tryResolve` and go on: what that resolve made is dropped with
+    /// it, as a failed top-level resolve's is, and no action runs for it.
+    @Test func aFailedResolveAFactoryCatchesKeepsNothingItMadeAndRunsNoAction() {
+        let events = Guarded<[String]>([])
+        let engines = Guarded(0)
+        let box = DIContainer()
+        box.register {
+            New(Logger.init).onResolve { _, _ in events.append("logger wired") }
+            Shared { _ -> Engine in
+                engines.increment()
+                return Engine()
+            }
+            Shared { resolve -> FailingPart in
+                _ = resolve(Logger.self)
+                _ = resolve(Engine.self)
+                throw Refusal()
+            }
+            Shared { resolve -> TransactionRoot in
+                _ = try? resolve.tryResolve(FailingPart.self)
+                return TransactionRoot()
+            }.onResolve { _, _ in events.append("root wired") }
+        }
+        _ = box.resolve(TransactionRoot.self)
+        #expect(events.current == ["root wired"])
+        _ = box.resolve(Engine.self)
+        #expect(engines.current == 2, "the Engine the failed resolve made was dropped with it")
+    }
+
     @Test func aFailedEagerBlockInsideAFactoryKeepsNothingItMadeAndRunsNoAction() {
         let other = DIContainer()
         let engines = Guarded(0)
