@@ -447,6 +447,7 @@ extension DIContainer {
     func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
         var details = error(.mainActorRequired, for: requested).details
         details.isSendable = entry.isSendable(as: requested)
+        if entry.state.isSendable, !details.isSendable { details.servedThrough = TypeName.of(entry.spec.type) }
         if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
         details.asksForMainActor =
             canHop && details.isSendable && Resolution.state.frames.isEmpty

@@ -86,6 +86,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var isSendable = true
         /// For a main-actor service: what main-actor code it needs, when not its factory.
         var mainActorCode: String?
+        /// For a main-actor service asked for through an `as:` alias: the type its factory makes.
+        var servedThrough: String?
         /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
         /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
@@ -166,6 +168,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "'\(typeName)' is an Optional type and cannot be registered."
         case .factoryFailed:
             "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
+        case .mainActorRequired where details.servedThrough != nil:
+            "\(subject) is served through `as:` by '\(details.servedThrough ?? "")', which \(madeOnMainActor): "
+                + "through the alias its conformance may be isolated to the main actor, and it was resolved off the main actor."
         case .mainActorRequired where !details.isSendable:
             "\(subject) is not Sendable and \(madeOnMainActor); it was resolved off the main actor."
         case .mainActorRequired where path.count > 1:
@@ -309,6 +314,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .mainActorRequired where details.mainActorCode != nil:
             "resolve it from main-actor code (e.g. a @MainActor function), or write \(details.mainActorCode ?? "") in "
                 + "nonisolated code (a Decorate takes a plain closure), so that it runs wherever the value is made."
+        case .mainActorRequired where details.servedThrough != nil:
+            "make the factory return it as that type, e.g. Shared { @MainActor in \(details.servedThrough ?? "")() as "
+                + "\(typeName) } (a Sendable value made as '\(typeName)' is handed out anywhere), or resolve it from main-actor code."
         case .mainActorRequired where !details.isSendable:
             "resolve it from main-actor code (e.g. a @MainActor function), make '\(typeName)' Sendable (it is then "
                 + "made on the main actor and handed out anywhere), or register it in nonisolated code."

@@ -14,6 +14,8 @@ private final class Owner { init(repository: Repository.Type) {} }
 private final class MessagesRemoteConfig: Sendable {}
 private final class MessagesClient {}
 private final class MessagesFeed: Sendable { init(config: MessagesRemoteConfig) {} }
+protocol MessagesPalette: AnyObject, Sendable {}
+@MainActor final class MessagesMainPalette: MessagesPalette {}
 
 @Suite(.timeLimit(.minutes(1))) struct MessageTests {
     @Test func misspeltNameSuggestsTheRegisteredNameNotRegisteringTheTypo() throws {
@@ -113,6 +115,24 @@ private final class MessagesFeed: Sendable { init(config: MessagesRemoteConfig) 
         let error = try #require(throws: ResolutionError.self) { try DIContainer().tryResolve(((Int) -> Void).self) }
         #expect(!error.description.contains("register it:"), "\(error)")
         #expect(error.description.contains("factory("), "\(error)")
+    }
+
+    /// Reached through `as:`, a main-actor factory's Sendable value stays on the main actor (its
+    /// conformance may be isolated there): the message says so, and how to make it as that type.
+    @Test func aMainActorValueReachedThroughAnAliasSaysToMakeItAsTheAlias() async throws {
+        let box = DIContainer()
+        box.register { Shared({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self) }
+        try await box.prepare()
+        let error = await Task.detached { () -> ResolutionError? in
+            do {
+                _ = try box.tryResolve((any MessagesPalette).self)
+                return nil
+            } catch { return error as? ResolutionError }
+        }.value
+        let message = try #require(error).description
+        #expect(!message.contains("is not Sendable"), "\(message)")
+        #expect(message.contains("through `as:` by 'MessagesMainPalette'"), "\(message)")
+        #expect(message.contains("MessagesMainPalette() as "), "\(message)")
     }
 
     /// The README's snippet, in a function that does not throw.
