@@ -43,7 +43,9 @@ extension DIContainer {
     /// The dependencies it sees are recorded here, so ``dependencyGraph()`` shows them all.
     ///
     /// Call it anywhere: on the main thread or another, in async code, in `registerDependencies()`
-    /// (not inside a factory: that traps). It never crashes or hangs: a non-throwing factory whose
+    /// (not inside a factory: that traps). In `registerDependencies()`, call it last: it checks what
+    /// is registered so far, and while it runs the library's lock is free, so another thread that
+    /// resolves from ``shared`` meanwhile sees only those registrations. It never crashes or hangs: a non-throwing factory whose
     /// nested `resolve()` fails is probed on a thread of the library's own, which reports the failure
     /// and parks for good (Swift cannot unwind through the factory); at most 64 such threads park per
     /// process, then such factories are listed as unchecked. Actors and async factories that do not
