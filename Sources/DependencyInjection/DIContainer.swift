@@ -107,6 +107,9 @@ public final class DIContainer: @unchecked Sendable {
     private func bootstrap() {
         registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
+        // Its own transaction ends by clearing the call site of the resolve that needed it: kept.
+        let callSite = Resolution.state.callSite
+        defer { Resolution.state.callSite = callSite }
         do { try asOneResolution { registering.registerDependencies() } } catch { Self.fail(error) }
     }
 

@@ -301,7 +301,7 @@ final class AsyncMaking: @unchecked Sendable {
     private var isFinished = false
     /// The `Graph` instances of the synchronous resolves its factory makes: one set per run, as
     /// one synchronous resolve has.
-    var graph: [ObjectIdentifier: (entry: Entry, value: AnyBox)] = [:]
+    var graph: ResolutionState.GraphValues = [:]
 
     /// Lock held.
     init(entry: Entry, requested: Key, asking: AsyncMaking?) {

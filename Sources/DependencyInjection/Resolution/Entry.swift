@@ -202,7 +202,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         case .new:
             break
         case .graph:
-            Resolution.state.graphValues[ObjectIdentifier(self)] = (self, made)
+            Resolution.state.graphValues[ObjectIdentifier(self)] = (self, made, Resolution.state.graphValues.count)
         case .weak:
             guard let weak = spec.weak, let object = weak.object(made) else {
                 return .weakRequiresClass(instanceType: spec.weak?.instanceTypeName(made) ?? TypeName.of(spec.type))

@@ -57,8 +57,10 @@ struct ResolutionState {
     /// `onResolve` actions waiting for the top-level resolution to have made everything.
     var pendingActions: [() -> Result<Void, ResolutionError>] = []
     /// `Graph` instances of the resolution in progress; the entry is kept with its value so its
-    /// identity cannot be reused by another entry while the value is here.
-    var graphValues: [ObjectIdentifier: (entry: Entry, value: AnyBox)] = [:]
+    /// identity cannot be reused by another entry while the value is here. `order` is how many
+    /// there were before it: a rollback drops those at or past its savepoint's count.
+    var graphValues: GraphValues = [:]
+    typealias GraphValues = [ObjectIdentifier: (entry: Entry, value: AnyBox, order: Int)]
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
@@ -108,11 +110,11 @@ struct ResolutionState {
         let made: Int
         let actions: Int
         let undo: Int
-        let graph: Set<ObjectIdentifier>
+        let graph: Int
     }
 
     var savepoint: Savepoint {
-        Savepoint(made: made.count, actions: pendingActions.count, undo: undo.count, graph: Set(graphValues.keys))
+        Savepoint(made: made.count, actions: pendingActions.count, undo: undo.count, graph: graphValues.count)
     }
 }
 
@@ -197,6 +199,8 @@ extension DIContainer {
         // Nested (a factory's resolve): a failure drops what this resolve made, so a factory that
         // catches it goes on without it. Not through `asOneResolution`, and with the state read in
         // helpers: each step's stack stays as small (debug builds give every access a frame).
+        // `registerDependencies()` first: what it registers eagerly is not this resolve's to drop.
+        bootstrapLineage()
         let savepoint = Self.savepoint()
         do {
             return try resolveStep(key, arguments)
@@ -588,7 +592,7 @@ extension DIContainer {
         let state = Resolution.state
         let made = state.made.dropFirst(savepoint?.made ?? 0)
         let actions = state.pendingActions.dropFirst(savepoint?.actions ?? 0)
-        let graph = state.graphValues.filter { savepoint?.graph.contains($0.key) != true }
+        let graph = state.graphValues.filter { $0.value.order >= savepoint?.graph ?? 0 }
         let undo = state.undo.dropFirst(savepoint?.undo ?? 0)
         Resolution.state.made.removeLast(made.count)
         Resolution.state.pendingActions.removeLast(actions.count)

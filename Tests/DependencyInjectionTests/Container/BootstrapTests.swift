@@ -7,6 +7,9 @@ import Testing
 // `withOverrides`, whose copy of shared runs registerDependencies() again after reset(), as
 // shared does.
 
+private final class EagerService: Sendable {}
+private final class NeverRegistered {}
+
 @Suite(.timeLimit(.minutes(1))) struct BootstrapTests {
     @Test func sharedHasTheProductionRegistrations() throws {
         #expect(try DIContainer.shared.tryResolve(Greeting.self).text == "production")
@@ -26,24 +29,46 @@ import Testing
     /// and so fails once before the main actor retries it) drops what it made, not the eager
     /// instances the registrations made.
     @Test func aFailedFirstResolveKeepsTheEagerInstancesRegisterDependenciesMade() {
-        final class Eager: Sendable {}
-        final class NeverRegistered {}
         let made = Guarded(0)
-        let eager = Module {
-            Shared { () -> Eager in
-                made.withLock { $0 += 1 }
-                return Eager()
-            }.eager()
-        }
         DIContainer.shared.withOverrides {
         } operation: {
             DIContainer.reset()
-            BootstrapExtra.current.withValue(eager) {
+            BootstrapExtra.current.withValue(eagerModule(counting: made)) {
                 #expect(throws: ResolutionError.self) { try DIContainer.tryResolve(NeverRegistered.self) }
             }
             #expect(made.current == 1, "made by registerDependencies()")
-            _ = DIContainer.resolve(Eager.self)
+            _ = DIContainer.resolve(EagerService.self)
             #expect(made.current == 1, "kept, not made again")
+        }
+    }
+
+    /// The same when the first use is a failed resolve inside another container's factory, which
+    /// catches it and goes on.
+    @Test func aFailedFirstResolveInsideAFactoryKeepsTheEagerInstancesRegisterDependenciesMade() {
+        let made = Guarded(0)
+        DIContainer.shared.withOverrides {
+        } operation: {
+            DIContainer.reset()
+            let copy = DIContainer.current
+            let box = DIContainer()
+            box.register {
+                New { _ -> Engine in
+                    _ = try? copy.tryResolve(NeverRegistered.self)
+                    return Engine()
+                }
+            }
+            BootstrapExtra.current.withValue(eagerModule(counting: made)) { _ = box.resolve(Engine.self) }
+            _ = DIContainer.resolve(EagerService.self)
+            #expect(made.current == 1, "kept, not made again")
+        }
+    }
+
+    private func eagerModule(counting made: Guarded<Int>) -> Module {
+        Module {
+            Shared { () -> EagerService in
+                made.withLock { $0 += 1 }
+                return EagerService()
+            }.eager()
         }
     }
 

@@ -96,6 +96,38 @@ struct TransactionTests {
         #expect(engines.current == 2, "the Engine the failed resolve made was dropped with it")
     }
 
+    /// The `Graph` instances a failed nested resolve made are dropped; those made before it stay.
+    @Test func aFailedResolveAFactoryCatchesDropsOnlyTheGraphInstancesItMade() {
+        final class Before {}
+        final class During {}
+        final class Outcome {
+            let sameBefore: Bool
+            let sameDuring: Bool
+            init(sameBefore: Bool, sameDuring: Bool) { (self.sameBefore, self.sameDuring) = (sameBefore, sameDuring) }
+        }
+        let seen = Guarded<ObjectIdentifier?>(nil)
+        let box = DIContainer()
+        box.register {
+            Graph(Before.init)
+            Graph(During.init)
+            Shared { resolve -> FailingPart in
+                let during: During = resolve()
+                seen.withLock { $0 = ObjectIdentifier(during) }
+                throw Refusal()
+            }
+            New { resolve -> Outcome in
+                let before: Before = resolve()
+                _ = try? resolve.tryResolve(FailingPart.self)
+                let during: During = resolve()
+                return Outcome(
+                    sameBefore: before === resolve(Before.self), sameDuring: seen.current == ObjectIdentifier(during))
+            }
+        }
+        let outcome = box.resolve(Outcome.self)
+        #expect(outcome.sameBefore, "made before the failure: kept for the rest of the resolution")
+        #expect(!outcome.sameDuring, "made by the failed resolve: dropped with it")
+    }
+
     @Test func aFailedEagerBlockInsideAFactoryKeepsNothingItMadeAndRunsNoAction() {
         let other = DIContainer()
         let engines = Guarded(0)
