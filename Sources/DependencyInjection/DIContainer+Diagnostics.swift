@@ -45,12 +45,13 @@ extension DIContainer {
     /// Call it anywhere: on the main thread or another, in async code, in `registerDependencies()`
     /// (not inside a factory: that traps). In `registerDependencies()`, call it last: it checks what
     /// is registered so far, and while it runs the library's lock is free, so another thread that
-    /// resolves from ``shared`` meanwhile sees only those registrations. It never crashes or hangs: a non-throwing factory whose
-    /// nested `resolve()` fails is probed on a thread of the library's own, which reports the failure
-    /// and parks for good (Swift cannot unwind through the factory); at most 64 such threads park per
-    /// process, then such factories are listed as unchecked. Actors and async factories that do not
-    /// finish within 10 seconds are listed as unchecked too. Run it in a test or at startup of a
-    /// debug build, not on a hot path.
+    /// resolves from ``shared`` meanwhile sees only those registrations.
+    ///
+    /// It never crashes or hangs: a non-throwing factory whose nested `resolve()` fails is probed on
+    /// a thread of the library's own, which reports the failure and parks for good (Swift cannot
+    /// unwind through the factory); at most 64 such threads park per process, then such factories
+    /// are listed as unchecked. Actors and async factories that do not finish within 10 seconds are
+    /// listed as unchecked too. Run it in a test or at startup of a debug build, not on a hot path.
     public func validate() -> ValidationReport { validate(mainActorBlocked: MainActorCheck.isOnMainActor) }
 
     private func validate(mainActorBlocked: Bool) -> ValidationReport {
