@@ -442,7 +442,12 @@ extension DIContainer {
             let reason: ResolutionError.Reason =
                 actor == nil
                 ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
-            throw error(reason, for: requested, underlying: kept == nil ? entry.state.preparationError : nil)
+            var details = error(reason, for: requested, underlying: kept == nil ? entry.state.preparationError : nil)
+                .details
+            if case .notSendable = reason, entry.state.isSendable {
+                details.servedThrough = TypeName.of(entry.spec.type)
+            }
+            throw ResolutionError(details)
         }
     }
 

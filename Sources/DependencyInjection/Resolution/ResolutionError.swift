@@ -168,9 +168,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "'\(typeName)' is an Optional type and cannot be registered."
         case .factoryFailed:
             "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
-        case .mainActorRequired where details.servedThrough != nil:
-            "\(subject) is served through `as:` by '\(details.servedThrough ?? "")', which \(madeOnMainActor): "
-                + "through the alias its conformance may be isolated to the main actor, and it was resolved off the main actor."
+        case .mainActorRequired where details.servedThrough != nil, .notSendable where details.servedThrough != nil:
+            "\(subject) is served through `as:` by '\(details.servedThrough ?? "")', made on \(servingActor.name): through "
+                + "the alias its conformance may be isolated to \(servingActor.name), and it was resolved off it."
         case .mainActorRequired where !details.isSendable:
             "\(subject) is not Sendable and \(madeOnMainActor); it was resolved off the main actor."
         case .mainActorRequired where path.count > 1:
@@ -214,6 +214,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// "is made by a @MainActor factory", or what main-actor code its value goes through.
     private var madeOnMainActor: String {
         details.mainActorCode.map { "goes through main-actor code (\($0))" } ?? "is made by a @MainActor factory"
+    }
+
+    /// The actor whose factory made a value served through `as:`: its name, and its attribute.
+    private var servingActor: (name: String, attribute: String) {
+        if case .notSendable(let actor) = reason { (actor, actor) } else { ("the main actor", "MainActor") }
     }
 
     /// Why `prepare()` did not make it, if it tried: the first line of its error.
@@ -314,9 +319,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .mainActorRequired where details.mainActorCode != nil:
             "resolve it from main-actor code (e.g. a @MainActor function), or write \(details.mainActorCode ?? "") in "
                 + "nonisolated code (a Decorate takes a plain closure), so that it runs wherever the value is made."
-        case .mainActorRequired where details.servedThrough != nil:
-            "make the factory return it as that type, e.g. Shared { @MainActor in \(details.servedThrough ?? "")() as "
-                + "\(typeName) } (a Sendable value made as '\(typeName)' is handed out anywhere), or resolve it from main-actor code."
+        case .mainActorRequired where details.servedThrough != nil, .notSendable where details.servedThrough != nil:
+            "make the factory return it as that type, e.g. Shared { @\(servingActor.attribute) in \(details.servedThrough ?? "")() "
+                + "as \(typeName) } (a Sendable value made as '\(typeName)' is handed out anywhere), or resolve it on \(servingActor.name)."
         case .mainActorRequired where !details.isSendable:
             "resolve it from main-actor code (e.g. a @MainActor function), make '\(typeName)' Sendable (it is then "
                 + "made on the main actor and handed out anywhere), or register it in nonisolated code."

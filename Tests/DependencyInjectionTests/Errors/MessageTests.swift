@@ -16,6 +16,8 @@ private final class MessagesClient {}
 private final class MessagesFeed: Sendable { init(config: MessagesRemoteConfig) {} }
 protocol MessagesPalette: AnyObject, Sendable {}
 @MainActor final class MessagesMainPalette: MessagesPalette {}
+@globalActor actor MessagesActor { static let shared = MessagesActor() }
+@MessagesActor final class MessagesActorPalette: MessagesPalette {}
 
 @Suite(.timeLimit(.minutes(1))) struct MessageTests {
     @Test func misspeltNameSuggestsTheRegisteredNameNotRegisteringTheTypo() throws {
@@ -133,6 +135,17 @@ protocol MessagesPalette: AnyObject, Sendable {}
         #expect(!message.contains("is not Sendable"), "\(message)")
         #expect(message.contains("through `as:` by 'MessagesMainPalette'"), "\(message)")
         #expect(message.contains("MessagesMainPalette() as "), "\(message)")
+    }
+
+    /// The same for a global actor's factory.
+    @Test func aGlobalActorValueReachedThroughAnAliasSaysToMakeItAsTheAlias() async throws {
+        let box = DIContainer()
+        box.register { Shared({ @MessagesActor in MessagesActorPalette() }, as: (any MessagesPalette).self) }
+        try await box.prepare()
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve((any MessagesPalette).self) }
+        #expect(!error.description.contains("is not Sendable"), "\(error)")
+        #expect(error.description.contains("through `as:` by 'MessagesActorPalette'"), "\(error)")
+        #expect(error.description.contains("MessagesActorPalette() as "), "\(error)")
     }
 
     /// The README's snippet, in a function that does not throw.
