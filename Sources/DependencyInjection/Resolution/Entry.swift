@@ -151,6 +151,12 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         state.isSendable && (key.typeID == ObjectIdentifier(spec.type) || spec.factory.isolation.actor == nil)
     }
 
+    /// The type its factory makes, when its `Sendable` value is asked for as `key` through an alias
+    /// that keeps it on its factory's actor (see ``isSendable(as:)``): for messages.
+    func servedThrough(as key: Key) -> String? {
+        state.isSendable && !isSendable(as: key) ? TypeName.of(spec.type) : nil
+    }
+
     /// When `prepare()` makes it: 0, a synchronous factory isolated to an actor other than the main
     /// actor (`{ @DatabaseActor in … }` too, which is made by awaiting it); 1, an async factory;
     /// 2, the rest (main-actor and eager ones).

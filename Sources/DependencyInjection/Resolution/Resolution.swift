@@ -213,8 +213,9 @@ extension DIContainer {
     @inline(never)
     private static func savepoint() -> ResolutionState.Savepoint { Resolution.state.savepoint }
 
+    /// Rolls back to `savepoint` (everything when `nil`); what that drops goes after the lock.
     @inline(never)
-    private func dropMade(since savepoint: ResolutionState.Savepoint) {
+    private func dropMade(since savepoint: ResolutionState.Savepoint?) {
         Resolution.lock.releaseAfterUnlock(rollBack(to: savepoint))
     }
 
@@ -253,7 +254,7 @@ extension DIContainer {
             defer { if isFrame { _ = Resolution.state.frames.removeLast() } }
             result = try body()
         } catch {
-            Resolution.lock.releaseAfterUnlock(rollBack(to: savepoint))
+            dropMade(since: savepoint)
             throw error
         }
         guard isTopLevel, !Resolution.state.madeNothing else { return result }
@@ -444,9 +445,7 @@ extension DIContainer {
                 ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
             var details = error(reason, for: requested, underlying: kept == nil ? entry.state.preparationError : nil)
                 .details
-            if case .notSendable = reason, entry.state.isSendable {
-                details.servedThrough = TypeName.of(entry.spec.type)
-            }
+            if case .notSendable = reason { details.servedThrough = entry.servedThrough(as: requested) }
             throw ResolutionError(details)
         }
     }
@@ -456,7 +455,7 @@ extension DIContainer {
     func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
         var details = error(.mainActorRequired, for: requested).details
         details.isSendable = entry.isSendable(as: requested)
-        if entry.state.isSendable, !details.isSendable { details.servedThrough = TypeName.of(entry.spec.type) }
+        details.servedThrough = entry.servedThrough(as: requested)
         if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
         details.asksForMainActor =
             canHop && details.isSendable && Resolution.state.frames.isEmpty

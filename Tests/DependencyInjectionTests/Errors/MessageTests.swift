@@ -125,12 +125,7 @@ protocol MessagesPalette: AnyObject, Sendable {}
         let box = DIContainer()
         box.register { Shared({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self) }
         try await box.prepare()
-        let error = await Task.detached { () -> ResolutionError? in
-            do {
-                _ = try box.tryResolve((any MessagesPalette).self)
-                return nil
-            } catch { return error as? ResolutionError }
-        }.value
+        let error = await errorInDetachedTask { _ = try box.tryResolve((any MessagesPalette).self) }
         let message = try #require(error).description
         #expect(!message.contains("is not Sendable"), "\(message)")
         #expect(message.contains("through `as:` by 'MessagesMainPalette'"), "\(message)")
