@@ -474,7 +474,8 @@ extension DIContainer {
         do throws(ResolutionError) {
             for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
                 try checkRunsOn(decorator.isolation, entry, requested: requested)
-                let next = try Self.call(decorator.decorate, Resolver(self), decorated, key: requested, in: self)
+                let next = try Self.call(
+                    decorator.decorate, Resolver(self), decorated, key: requested, in: self, thrower: .decorator)
                 // The value it replaced may go now: after the lock, as its `deinit` may resolve.
                 Resolution.lock.releaseAfterUnlock(decorated)
                 decorated = next
@@ -492,7 +493,8 @@ extension DIContainer {
                 Result { () throws(ResolutionError) in
                     try self.checkRunsOn(action.isolation, entry, requested: requested)
                     try self.run(entry, requested: requested) { resolver throws(ResolutionError) in
-                        try Self.call({ try action.run($1, $0) }, resolver, value, key: requested, in: self)
+                        try Self.call(
+                            { try action.run($1, $0) }, resolver, value, key: requested, in: self, thrower: .action)
                     }
                 }
             }
@@ -521,11 +523,11 @@ extension DIContainer {
         return try body(Resolver(self))
     }
 
-    /// Calls a user's closure; an error it throws that is not already a ``ResolutionError`` is
-    /// wrapped in one that keeps it and names the path.
+    /// Calls a user's closure (`thrower`: what it is, for the message); an error it throws that is
+    /// not already a ``ResolutionError`` is wrapped in one that keeps it and names the path.
     static func call<Argument, R>(
         _ closure: (Resolver, Argument) throws -> R, _ resolver: Resolver, _ argument: Argument, key: Key,
-        in container: DIContainer
+        in container: DIContainer, thrower: ResolutionError.Thrower = .factory
     ) throws(ResolutionError) -> R {
         let made: R
         do {
@@ -535,7 +537,9 @@ extension DIContainer {
             throw error
         } catch {
             _ = takeFailedInjection()
-            throw container.error(.factoryFailed, for: key, underlying: error)
+            var details = container.error(.factoryFailed, for: key, underlying: error).details
+            details.thrower = thrower
+            throw ResolutionError(details)
         }
         // A property wrapper of what it made failed in a `validate()` copy: what it made is dropped.
         if let failure = takeFailedInjection() {

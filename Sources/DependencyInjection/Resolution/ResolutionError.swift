@@ -21,7 +21,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case aliasNotConforming(implementation: String)
         /// An `Optional` type was registered.
         case optionalRegistration
-        /// The factory (or its `onResolve`) threw ``ResolutionError/underlyingError``.
+        /// The factory (or a `Decorate` or `onResolve` action of it) threw ``ResolutionError/underlyingError``.
         case factoryFailed
         /// A `@MainActor` factory was resolved off the main actor.
         case mainActorRequired
@@ -99,7 +99,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var existentialArgument: (given: String, expected: String)?
         /// The property wrapper whose resolve failed, as `file:line` of its declaration.
         var declaration: String?
+        /// For ``Reason/factoryFailed``: what threw.
+        var thrower = Thrower.factory
     }
+
+    /// The user's code that threw, for ``Reason/factoryFailed``.
+    enum Thrower: Sendable { case factory, decorator, action }
 
     /// Behind one reference: a failing resolution passes the error up through every step, so
     /// it is kept small on the stack.
@@ -167,7 +172,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .optionalRegistration:
             "'\(typeName)' is an Optional type and cannot be registered."
         case .factoryFailed:
-            "The factory for \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
+            "\(thrower.headline) \(subject) threw an error: \(underlyingError.map { String(describing: $0) } ?? "unknown")."
         case .mainActorRequired where details.servedThrough != nil, .notSendable where details.servedThrough != nil:
             "\(subject) is served through `as:` by '\(details.servedThrough ?? "")', made on \(servingActor.name): through "
                 + "the alias its conformance may be isolated to \(servingActor.name), and it was resolved off it."
@@ -208,6 +213,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .actorReleased(let actor):
             "\(subject) is not Sendable and was registered in a method of \(actor), which makes it there; that "
                 + "\(actor) has been deinitialized."
+        }
+    }
+
+    /// What threw, for ``Reason/factoryFailed``: the factory, a `Decorate` or an `onResolve` action.
+    private var thrower: (headline: String, hint: String) {
+        switch details.thrower {
+        case .factory: ("The factory for", "the factory")
+        case .decorator: ("A Decorate of", "the Decorate")
+        case .action: ("An onResolve action of", "the onResolve action")
         }
     }
 
@@ -315,7 +329,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .optionalRegistration:
             "register the wrapped type; resolving the Optional then gives nil while nothing is registered."
         case .factoryFailed:
-            "make the factory succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
+            "make \(thrower.hint) succeed, or handle the error where you call tryResolve (underlyingError keeps it)."
         case .mainActorRequired where details.mainActorCode != nil:
             "resolve it from main-actor code (e.g. a @MainActor function), or write \(details.mainActorCode ?? "") in "
                 + "nonisolated code (a Decorate takes a plain closure), so that it runs wherever the value is made."

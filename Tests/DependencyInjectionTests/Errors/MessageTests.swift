@@ -143,6 +143,30 @@ protocol MessagesPalette: AnyObject, Sendable {}
         #expect(error.description.contains("MessagesActorPalette() as "), "\(error)")
     }
 
+    /// A throwing `Decorate` or `onResolve` action is named as what threw, not the factory (which
+    /// succeeded): the message points at the code to fix.
+    @Test func aThrowingDecoratorOrActionIsNamedNotTheFactory() throws {
+        let decorated = DIContainer()
+        decorated.register {
+            Shared(Engine.init)
+            Decorate(Engine.self) { _, _ in throw Offline() }
+        }
+        let decoratorError = try #require(throws: ResolutionError.self) { try decorated.tryResolve(Engine.self) }
+        #expect(decoratorError.reason == .factoryFailed)
+        #expect(
+            decoratorError.description.hasPrefix("A Decorate of 'Engine' threw an error: Offline()."),
+            "\(decoratorError)")
+        #expect(!decoratorError.description.contains("make the factory succeed"), "\(decoratorError)")
+
+        let acting = DIContainer()
+        acting.register { Shared(Engine.init).onResolve { _, _ in throw Offline() } }
+        let actionError = try #require(throws: ResolutionError.self) { try acting.tryResolve(Engine.self) }
+        #expect(
+            actionError.description.hasPrefix("An onResolve action of 'Engine' threw an error: Offline()."),
+            "\(actionError)")
+        #expect(actionError.underlyingError is Offline)
+    }
+
     /// The README's snippet, in a function that does not throw.
     @Test func readmeErrorsSnippetCompilesInANonThrowingFunction() {
         func show() -> String? {
