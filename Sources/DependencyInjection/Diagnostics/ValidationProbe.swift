@@ -183,7 +183,7 @@ final class ValidationProbe: @unchecked Sendable {
             let operation: @Sendable () async -> Void = {
                 await ScopeRun.current.withValue(self.runs) {
                     await Self.runningCheck.withValue(parks ? (self, index, done) : nil) {
-                        await self.checkAsync(index)
+                        await self.checkAsync(index, isolation: self.items[index].entry?.spec.factory.isolation.actor)
                     }
                 }
                 done.signal()
@@ -203,18 +203,14 @@ final class ValidationProbe: @unchecked Sendable {
         }
     }
 
-    private func make(_ key: Key, isolation: isolated (any Actor)?) async throws {
-        let value = try await copy.provideAsync(key)
-        Resolution.lock.withLock { values.append(value) }
-    }
-
-    private func checkAsync(_ index: Int) async {
+    /// Resolves each slot of registration `index` in the copy, awaiting it, on the actor its factory
+    /// needs (`isolation`), where even a value that is not `Sendable` may be made.
+    private func checkAsync(_ index: Int, isolation: isolated (any Actor)?) async {
         let keys = items[index].keys
         do {
             for key in keys {
-                // On the actor its factory needs, where even a value that is not `Sendable` may be made.
-                let actor = Resolution.lock.withLock { copy.lookup(key)?.1.entry.spec.factory.isolation.actor }
-                try await make(key, isolation: actor)
+                let value = try await items[index].container.provideAsync(key)
+                Resolution.lock.withLock { values.append(value) }
             }
             Resolution.lock.withLock { outcomes[index] = .resolved }
         } catch {

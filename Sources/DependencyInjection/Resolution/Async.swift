@@ -85,9 +85,7 @@ extension DIContainer {
                 for await case (let service, let error?) in group { failures.append((service, error)) }
                 return failures
             }
-            func waitsForAnother(_ error: any Error) -> Bool {
-                if case .notYetMade? = (error as? ResolutionError)?.reason { true } else { false }
-            }
+            func waitsForAnother(_ error: any Error) -> Bool { (error as? ResolutionError)?.isNotYetMade == true }
             // Another error, or a round that made nothing: what failed cannot be made (yet).
             if let failure = failures.first(where: { !waitsForAnother($0.error) }) ?? failures.first,
                 !waitsForAnother(failure.error) || failures.count == pending.count

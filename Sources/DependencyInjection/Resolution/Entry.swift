@@ -7,6 +7,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
     // Unchecked: its mutable state is `state`, guarded by `Resolution.lock` (see `Locked`).
     /// What an entry keeps; guarded by `Resolution.lock` (see ``Locked``).
     @usableFromInline
+    @dynamicMemberLookup
     struct State {
         // The one-byte fields last, where they fill the dependencies' last word. Each entry's
         // bytes count at launch: its memory is touched there for the first time.
@@ -26,31 +27,14 @@ final class Entry: LockedEntryState, @unchecked Sendable {
 
         init(isSendable: Bool) { self.isSendable = isSendable }
 
-        var weakObject: AnyObject? {
-            get { rare?.weakObject }
-            set { rare(toSet: newValue != nil)?.weakObject = newValue }
-        }
-        var making: AsyncMaking? {
-            get { rare?.making }
-            set { rare(toSet: newValue != nil)?.making = newValue }
-        }
-        var preparationError: ResolutionError? {
-            get { rare?.preparationError }
-            set { rare(toSet: newValue != nil)?.preparationError = newValue }
-        }
-        var validationFailure: ResolutionError? {
-            get { rare?.validationFailure }
-            set { rare(toSet: newValue != nil)?.validationFailure = newValue }
-        }
-        var reportedSlow: Bool {
-            get { rare?.reportedSlow ?? false }
-            set { rare(toSet: newValue)?.reportedSlow = newValue }
-        }
-
-        /// `rare`, made first if the write sets something (clearing what was never set makes nothing).
-        private mutating func rare(toSet isSomething: Bool) -> Rare? {
-            if rare == nil, isSomething { rare = Rare() }
-            return rare
+        /// A field of ``Rare`` (`state.making`, `state.weakObject`, …): `nil` until set; a write that
+        /// sets something makes `rare` first (clearing what was never set makes nothing).
+        subscript<Value>(dynamicMember field: ReferenceWritableKeyPath<Rare, Value?>) -> Value? {
+            get { rare?[keyPath: field] }
+            set {
+                if rare == nil, newValue != nil { rare = Rare() }
+                rare?[keyPath: field] = newValue
+            }
         }
     }
 
@@ -67,8 +51,8 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         /// In a `validate()` copy: how it failed, so what needs it later fails at once (where a trap
         /// could not be parked).
         var validationFailure: ResolutionError?
-        /// Debug builds: its factory was reported as slow already (see `SlowFactory`).
-        var reportedSlow = false
+        /// Debug builds: `true` once its factory was reported as slow (see `SlowFactory`).
+        var reportedSlow: Bool?
     }
 
     /// Keys a factory resolved, in the order first seen: the first four without a name in place, as
@@ -138,9 +122,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
 
     /// Whether `prepare()` makes it: a `Shared` that is eager, async or isolated to an actor.
     var needsPreparing: Bool {
-        guard lifetime == .shared else { return false }
-        if case .none = spec.factory.isolation { return spec.isEager || spec.factory.isAsync }
-        return true
+        lifetime == .shared && (!spec.factory.isolation.isNone || spec.isEager || spec.factory.isAsync)
     }
     var lifetime: Lifetime { spec.lifetime }
 
@@ -248,8 +230,6 @@ final class Entry: LockedEntryState, @unchecked Sendable {
 struct Slot {
     let entry: Entry
     let alias: AliasSpec?
-
-    var isAlias: Bool { alias != nil }
 
     /// The key it is found by: its alias's type, or its entry's, with its entry's name.
     var key: Key { Key(alias?.type ?? entry.spec.type, name: entry.spec.name) }

@@ -105,17 +105,11 @@ struct ResolutionState {
     /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued.
     var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty && undo.isEmpty }
 
-    /// What a nested scope finds when it begins; if it fails, what came after is dropped.
-    struct Savepoint {
-        let made: Int
-        let actions: Int
-        let undo: Int
-        let graph: Int
-    }
+    /// What a nested scope finds when it begins (how many of each there are); if it fails, what
+    /// came after is dropped.
+    typealias Savepoint = (made: Int, actions: Int, undo: Int, graph: Int)
 
-    var savepoint: Savepoint {
-        Savepoint(made: made.count, actions: pendingActions.count, undo: undo.count, graph: graphValues.count)
-    }
+    var savepoint: Savepoint { (made.count, pendingActions.count, undo.count, graphValues.count) }
 }
 
 extension DIContainer {
@@ -443,24 +437,23 @@ extension DIContainer {
             let reason: ResolutionError.Reason =
                 actor == nil
                 ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
-            var details = error(reason, for: requested, underlying: kept == nil ? entry.state.preparationError : nil)
-                .details
-            if case .notSendable = reason { details.servedThrough = entry.servedThrough(as: requested) }
-            throw ResolutionError(details)
+            throw error(reason, for: requested, underlying: kept == nil ? entry.state.preparationError : nil).with {
+                if case .notSendable = reason { $0.servedThrough = entry.servedThrough(as: requested) }
+            }
         }
     }
 
     /// A main-actor service asked for off the main actor. A Sendable one asked for at top level (no
     /// step in progress on this thread) is made on the main actor for the caller (see `MainActorHop`).
     func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
-        var details = error(.mainActorRequired, for: requested).details
-        details.isSendable = entry.isSendable(as: requested)
-        details.servedThrough = entry.servedThrough(as: requested)
-        if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
-        details.asksForMainActor =
-            canHop && details.isSendable && Resolution.state.frames.isEmpty
-            && Resolution.state.probe == nil
-        return ResolutionError(details)
+        error(.mainActorRequired, for: requested).with { details in
+            details.isSendable = entry.isSendable(as: requested)
+            details.servedThrough = entry.servedThrough(as: requested)
+            if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
+            details.asksForMainActor =
+                canHop && details.isSendable && Resolution.state.frames.isEmpty
+                && Resolution.state.probe == nil
+        }
     }
 
     /// Keeps a value `entry`'s factory made, decorated by this container's decorators of its type,
@@ -532,14 +525,10 @@ extension DIContainer {
         let made: R
         do {
             made = try closure(resolver, argument)
-        } catch let error as ResolutionError {
-            _ = takeFailedInjection()
-            throw error
         } catch {
             _ = takeFailedInjection()
-            var details = container.error(.factoryFailed, for: key, underlying: error).details
-            details.thrower = thrower
-            throw ResolutionError(details)
+            throw error as? ResolutionError
+                ?? container.error(.factoryFailed, for: key, underlying: error).with { $0.thrower = thrower }
         }
         // A property wrapper of what it made failed in a `validate()` copy: what it made is dropped.
         if let failure = takeFailedInjection() {
@@ -688,7 +677,7 @@ enum SlowFactory {
         let total = DispatchTime.now().uptimeNanoseconds - timing.started
         let own = total - min(total, Resolution.state.nestedFactoryTime)
         Resolution.state.nestedFactoryTime = timing.outer + total
-        guard own > limit, !entry.state.reportedSlow else { return }
+        guard own > limit, entry.state.reportedSlow != true else { return }
         entry.state.reportedSlow = true
         StandardError.write(
             "DependencyInjection: warning: the factory of \(entry.spec.summary) ran for \(own / 1_000_000) ms, "

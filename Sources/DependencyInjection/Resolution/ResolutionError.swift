@@ -240,12 +240,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         underlyingError.map { " prepare() failed to make it: \(String(describing: $0).prefix { $0 != "\n" })" } ?? ""
     }
 
-    /// The same error, raised by the property wrapper declared at `declaration` (`file:line`).
-    func declared(at declaration: String) -> ResolutionError {
+    /// The same error, with `change` made to what it says.
+    func with(_ change: (inout Details) -> Void) -> ResolutionError {
         var details = details
-        details.declaration = declaration
+        change(&details)
         return ResolutionError(details)
     }
+
+    /// The same error, raised by the property wrapper declared at `declaration` (`file:line`).
+    func declared(at declaration: String) -> ResolutionError { with { $0.declaration = declaration } }
 
     /// The same error, reached through `step` first (the async factory whose code asked).
     func reached(through step: String) -> ResolutionError {
@@ -255,10 +258,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The same error, reached through `steps` first (a resolution that needs a registration whose
     /// `validate()` check failed before).
     func reached(through steps: [String]) -> ResolutionError {
-        guard !steps.isEmpty else { return self }
-        var details = details
-        details.path = steps + path
-        return ResolutionError(details)
+        steps.isEmpty ? self : with { $0.path = steps + path }
     }
 
     private var detailLines: [String] {
@@ -396,14 +396,14 @@ extension DIContainer {
         let expected = entry.spec.factory.argumentType
         let reason = ResolutionError.Reason.argumentMismatch(
             expected: Factory.describeArguments(expected), received: Factory.describeArguments(given))
-        var details = error(entry.spec.validationProblem?.reason ?? reason, for: requested).details
-        // A concrete value where the factory takes `any P`: Swift infers the closure's type from the value.
-        if Conformance.isExistential(expected), !Conformance.isExistential(given),
-            Conformance.isSubtype(given, of: expected) != false
-        {
-            details.existentialArgument = (TypeName.of(given), TypeName.of(expected))
+        return error(entry.spec.validationProblem?.reason ?? reason, for: requested).with {
+            // A concrete value where the factory takes `any P`: Swift infers the closure's type from the value.
+            if Conformance.isExistential(expected), !Conformance.isExistential(given),
+                Conformance.isSubtype(given, of: expected) != false
+            {
+                $0.existentialArgument = (TypeName.of(given), TypeName.of(expected))
+            }
         }
-        return ResolutionError(details)
     }
 
     /// The path so far, ending with `key` (unless the step in progress is `key` itself).
@@ -418,7 +418,7 @@ extension DIContainer {
     func missing(_ key: Key) -> ResolutionError {
         let slots = lineage.flatMap(\.slots)
         let names = slots.compactMap { $0.key.typeID == key.typeID ? $0.key.name : nil }
-        let rootTypes = slots.filter { !$0.value.isAlias }.map(\.key.type)
+        let rootTypes = slots.filter { $0.value.alias == nil }.map(\.key.type)
         let isProtocol = Conformance.isExistential(key.type)
         let conformingTypes = rootTypes.filter {
             isProtocol && $0 != key.type && Conformance.isSubtype($0, of: key.type) == true
