@@ -107,10 +107,15 @@ public final class DIContainer: @unchecked Sendable {
     private func bootstrap() {
         registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
-        // Its own transaction ends by clearing the call site of the resolve that needed it: kept.
-        let callSite = Resolution.state.callSite
-        defer { Resolution.state.callSite = callSite }
-        do { try asOneResolution { registering.registerDependencies() } } catch { Self.fail(error) }
+        // A transaction of its own, even in the middle of a resolution that reached it first: if that
+        // one fails, what this one made (an `eager()` instance) stays.
+        Self.withResolutionSetAside {
+            do throws(ResolutionError) {
+                try asOneResolution { registering.registerDependencies() }
+            } catch {
+                Self.fail(error)
+            }
+        }
     }
 
     /// Traps with the error's message; on a `validate()` probe's thread (or task), reports it and
@@ -358,13 +363,13 @@ extension DIContainer {
         }
     }
 
-    /// Throws when a factory or action of this container is running on this thread. Lock held.
+    /// Throws when a factory or action of this container is running on this thread, or an async
+    /// factory of it in this task. Lock held.
     func refuseMutationDuringResolution(_ operation: String) throws(ResolutionError) {
-        if let frame = Resolution.state.frames.last(where: {
-            $0.reference == ObjectIdentifier(reference) && $0.step != nil
-        }) {
-            throw error(.mutationDuringResolution(operation: operation), for: frame.requested)
-        }
+        let running =
+            Resolution.state.frames.last { $0.reference == ObjectIdentifier(reference) && $0.step != nil }?.requested
+            ?? AsyncMaking.running?.chain.first { $0.owner === reference }?.requested
+        if let running { throw error(.mutationDuringResolution(operation: operation), for: running) }
     }
 }
 

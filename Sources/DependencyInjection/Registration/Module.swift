@@ -56,7 +56,7 @@ public struct Module: @unchecked Sendable {
     mutating func takeEntries(into entries: inout [Entry], numberedFrom sequence: Int) -> [Decorator] {
         let isUnique = isKnownUniquelyReferenced(&entry)
         if var made = entry.take() {
-            if !isUnique || made.state.sequence != 0 { made = made.freshCopy() }
+            if !isUnique || made.state.sequence != 0 { made = made.freshCopy(installed: true) }
             made.state.sequence = sequence + entries.count
             made.state.isSendable = made.state.isSendable || isSendable
             entries.append(consume made)

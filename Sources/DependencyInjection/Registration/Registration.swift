@@ -396,14 +396,14 @@ struct RegistrationSpec {
 
     var key: Key { Key(type, name: name) }
 
-    /// Extras of its own, for another registration made from this one (a name): a `withScope` run
-    /// keeps an instance for each (see ``runKey``).
+    /// Extras of its own, for another registration made from this one (a name) or another install of
+    /// it (a module in two containers): a `withScope` run keeps an instance for each (see ``runKey``).
     mutating func ownExtras() {
         extras = extras.map { RegistrationExtras(weak: $0.weak, scope: $0.scope, onResolve: $0.onResolve) }
     }
 
-    /// What a `withScope` run keeps its instance under: the same for the copies of a registration
-    /// (`withOverrides`, the test traits, a module installed again), which share the run's instance.
+    /// What a `withScope` run keeps its instance under: the same for a container's copies
+    /// (`withOverrides`, the test traits), which share the run's instance.
     var runKey: ObjectIdentifier { extras.map(ObjectIdentifier.init) ?? ObjectIdentifier(RegistrationExtras.self) }
 
     /// Whether making it needs `await` here: an async factory, or one isolated to an actor this

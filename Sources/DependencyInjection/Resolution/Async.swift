@@ -151,7 +151,7 @@ extension DIContainer {
                 if let asking { Resolution.state.asyncWaits.append((asking, making)) }
                 return .wait(making)
             }
-            let making = AsyncMaking(entry: entry, requested: key, asking: asking)
+            let making = AsyncMaking(entry: entry, requested: key, asking: asking, in: owner)
             making.isValidating = owner.registry.value.isValidationCopy
             // `Shared`, `Weak` and `Scoped` instances are made once at a time: later resolves wait for
             // this run (and a `Scoped` one in another run of its scope looks again, and makes its own).
@@ -280,12 +280,14 @@ private enum AsyncStep {
 /// for itself.
 final class AsyncMaking: @unchecked Sendable {
     // Unchecked: `entry`, `asking`, `waiters` and `isFinished` are read and written only with
-    // `Resolution.lock` held; `requested` never changes.
+    // `Resolution.lock` held; `requested` and `owner` never change.
     /// The run whose factory code is running in this task, if any. A task the factory starts
     /// (`Task { }`) inherits it, and may outlive the run.
     static let current = TaskLocal<AsyncMaking?>(wrappedValue: nil)
 
     let requested: Key
+    /// The container whose factory it runs (which refuses to be changed meanwhile).
+    let owner: ContainerReference
     /// The entry it makes, and the run whose factory asked for this one, until it finishes: a
     /// finished run keeps nothing alive (an instance's own task may hold the run) and is in no chain.
     private(set) var entry: Entry?
@@ -302,8 +304,8 @@ final class AsyncMaking: @unchecked Sendable {
     var graph: ResolutionState.GraphValues = [:]
 
     /// Lock held.
-    init(entry: Entry, requested: Key, asking: AsyncMaking?) {
-        (self.entry, self.requested, self.asking) = (entry, requested, asking)
+    init(entry: Entry, requested: Key, asking: AsyncMaking?, in owner: DIContainer) {
+        (self.entry, self.requested, self.asking, self.owner) = (entry, requested, asking, owner.reference)
         Resolution.state.asyncRuns += 1
     }
 

@@ -211,9 +211,11 @@ final class Entry: LockedEntryState, @unchecked Sendable {
 
     /// A copy with the same registration and recorded edges, and no instances. For `validate()`,
     /// one that makes its instance once (a `Shared`, unless `Weak`), and that keeps what an actor or
-    /// an async factory made here already (as after `prepare()`). Lock held.
-    func freshCopy(forValidation: Bool = false) -> Entry {
+    /// an async factory made here already (as after `prepare()`). For another install of its
+    /// registration (`installed`), one that keeps instances of its own in a `withScope` run too. Lock held.
+    func freshCopy(forValidation: Bool = false, installed: Bool = false) -> Entry {
         var spec = spec
+        if installed { spec.ownExtras() }
         if forValidation, lifetime != .weak { spec.lifetime = .shared }
         let copy = Entry(spec)
         (copy.state.sequence, copy.state.isSendable) = (state.sequence, state.isSendable)

@@ -275,16 +275,29 @@ extension DIContainer {
             fatalError(
                 "DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
         }
-        // What is not the resolution's own (task bindings seen, async waits) stays with the lock.
+        defer { Resolution.lock.unlock() }
+        return withResolutionSetAside {
+            let holds = Resolution.lock.unlockCompletely()
+            defer { Resolution.lock.relock(holds) }
+            return body()
+        }
+    }
+
+    /// Runs `body` as if no resolution were in progress on this thread (`registerDependencies()`,
+    /// reached first in the middle of one, is a transaction of its own); then puts the one in
+    /// progress back. What is not the resolution's own (task bindings seen, async runs and waits)
+    /// stays with the lock. Lock held.
+    static func withResolutionSetAside<R>(_ body: () -> R) -> R {
         var aside = ResolutionState()
         swap(&aside, &Resolution.state)
-        (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits) = (aside.anyTaskBinding, aside.asyncWaits)
-        let holds = Resolution.lock.unlockCompletely()
+        (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns) = (
+            aside.anyTaskBinding, aside.asyncWaits, aside.asyncRuns
+        )
         defer {
-            Resolution.lock.relock(holds)
-            (aside.anyTaskBinding, aside.asyncWaits) = (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits)
+            (aside.anyTaskBinding, aside.asyncWaits, aside.asyncRuns) = (
+                Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns
+            )
             swap(&aside, &Resolution.state)
-            Resolution.lock.unlock()
         }
         return body()
     }

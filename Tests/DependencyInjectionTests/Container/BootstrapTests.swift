@@ -63,6 +63,30 @@ private final class NeverRegistered {}
         }
     }
 
+    /// The same when the resolution that first reached it (inside another container's factory) then
+    /// fails as a whole: registerDependencies() was not part of it, and what it made stays.
+    @Test func aResolutionThatFailsAfterReachingSharedFirstKeepsTheEagerInstances() {
+        let made = Guarded(0)
+        DIContainer.shared.withOverrides {
+        } operation: {
+            DIContainer.reset()
+            let copy = DIContainer.current
+            let box = DIContainer()
+            box.register {
+                New { resolve -> Engine in
+                    _ = try copy.tryResolve(Greeting.self)
+                    throw Offline()
+                }
+            }
+            BootstrapExtra.current.withValue(eagerModule(counting: made)) {
+                #expect(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
+            }
+            #expect(made.current == 1, "made by registerDependencies()")
+            _ = DIContainer.resolve(EagerService.self)
+            #expect(made.current == 1, "kept, not made again")
+        }
+    }
+
     private func eagerModule(counting made: Guarded<Int>) -> Module {
         Module {
             Shared { () -> EagerService in

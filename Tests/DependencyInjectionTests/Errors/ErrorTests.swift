@@ -175,6 +175,8 @@ private final class Offline2: Error, CustomStringConvertible {
     }
 }
 
+private final class MutatingAsyncService: Sendable {}
+
 @Suite(.timeLimit(.minutes(1))) struct MutationDuringResolutionTests {
     @Test func registeringInsideOnResolveIsAnError() throws {
         let box = DIContainer()
@@ -184,6 +186,22 @@ private final class Offline2: Error, CustomStringConvertible {
         }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
         #expect(error.reason == .mutationDuringResolution(operation: "register"))
+    }
+
+    /// An async factory runs outside the library's lock, but is a factory of its container all the same.
+    @Test func registeringInsideAnAsyncFactoryOfTheContainerIsAnError() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { [unowned box] _ async throws -> MutatingAsyncService in
+                try box.tryRegister(Shared(MemoryStore() as Store))
+                return MutatingAsyncService()
+            }
+        }
+        let error = try await #require(throws: ResolutionError.self) {
+            try await box.resolveAsync(MutatingAsyncService.self)
+        }
+        #expect(error.reason == .mutationDuringResolution(operation: "register"))
+        #expect(try box.tryResolve(Store?.self) == nil)
     }
 
     @Test func registeringInAnotherContainerInsideAFactoryIsAllowed() throws {

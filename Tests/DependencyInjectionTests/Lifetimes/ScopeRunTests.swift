@@ -10,6 +10,10 @@ extension DIScope {
 }
 
 private final class JobContext {}
+private final class Labelled {
+    let label: String
+    init(_ label: String) { self.label = label }
+}
 
 /// Lets a task started inside a run go on only once the run has returned.
 private final class Gate: Sendable {
@@ -50,6 +54,28 @@ private final class Gate: Sendable {
         }
         #expect(first !== second)
         #expect(box.resolve(JobContext.self, name: "first") !== box.resolve(JobContext.self, name: "second"))
+    }
+
+    /// One module in two unrelated containers: each makes its own instance in a run, with its own
+    /// dependencies (a registration belongs to a container, and so do its instances).
+    @Test func oneModuleInTwoContainersHasAnInstanceInEachInARun() {
+        let module = Module { Scoped(.visit) { resolve in Labelled(resolve(String.self)) } }
+        let first = DIContainer()
+        first.register {
+            module
+            Shared("first")
+        }
+        let second = DIContainer()
+        second.register {
+            module
+            Shared("second")
+        }
+        let (fromFirst, fromSecond) = DIContainer.withScope(.visit) {
+            (first.resolve(Labelled.self), second.resolve(Labelled.self))
+        }
+        #expect(fromFirst !== fromSecond)
+        #expect(fromFirst.label == "first")
+        #expect(fromSecond.label == "second")
     }
 
     @Test func aTaskThatOutlivesItsRunGetsTheContainersInstanceOfAnOrdinaryScope() async {
