@@ -67,12 +67,14 @@ extension DIContainer {
 /// services made while it runs, each with its entry (whose registration's identity keys it, and is
 /// not reused while it is kept); `nil` once the run has ended (a task it started may outlive it).
 final class ScopeRun: Locked<[ObjectIdentifier: (entry: Entry, value: AnyBox)]?>, @unchecked Sendable {
-    // Unchecked: `value` is guarded by `Resolution.lock` (see `Locked`); the rest never changes.
+    // Unchecked: `value` and `making` are guarded by `Resolution.lock` (see `Locked`); the rest never changes.
     static let current = TaskLocal<ScopeRun?>(wrappedValue: nil)
 
     let scope: DIScope
     /// The run this one is nested in (of any scope).
     let outer: ScopeRun?
+    /// The async runs making its instances now (see `Entry.making`). Lock held.
+    var making: [ObjectIdentifier: AsyncMaking] = [:]
 
     init(_ scope: DIScope) {
         (self.scope, outer) = (scope, Self.current.get())
@@ -89,5 +91,10 @@ final class ScopeRun: Locked<[ObjectIdentifier: (entry: Entry, value: AnyBox)]?>
 
     /// Ends the run and drops its instances, once the lock is let go (a run may end inside a
     /// factory): a `deinit` may resolve.
-    func end() { Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(value.take()) } }
+    func end() {
+        Resolution.lock.withLock {
+            Resolution.lock.releaseAfterUnlock((value.take(), making))
+            making = [:]
+        }
+    }
 }

@@ -128,6 +128,11 @@ extension DIContainer {
                 return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
             case .wait(let making):
                 await making.wait()
+                // Waiting no more (also when cancelled): the cycle search must not follow this wait.
+                Resolution.lock.withLock {
+                    let wait = Resolution.state.asyncWaits.firstIndex { $0.waiter === asking && $0.target === making }
+                    if let wait { Resolution.state.asyncWaits.remove(at: wait) }
+                }
                 try Task.checkCancellation()
             case .make(let owner, let slot, let making, let make):
                 return try await owner.runAsyncFactory(making, of: slot, make)
@@ -147,7 +152,7 @@ extension DIContainer {
             if let reason = entry.runRequired { throw error(reason, for: key) }
             if let cycle = asyncCycle(reaching: entry, requested: key, from: asking) { throw cycle }
             if let failure = entry.state.validationFailure { throw failure }
-            if let making = entry.state.making {
+            if let making = entry.making {
                 if let asking { Resolution.state.asyncWaits.append((asking, making)) }
                 return .wait(making)
             }
@@ -155,7 +160,7 @@ extension DIContainer {
             making.isValidating = owner.registry.value.isValidationCopy
             // `Shared`, `Weak` and `Scoped` instances are made once at a time: later resolves wait for
             // this run (and a `Scoped` one in another run of its scope looks again, and makes its own).
-            if entry.lifetime.keepsOne { entry.state.making = making }
+            if entry.lifetime.keepsOne { entry.making = making }
             return .make(owner, slot, making, make)
         }
         let isolation = owner.isolation(of: entry)
@@ -189,7 +194,7 @@ extension DIContainer {
         var cycle: (before: ArraySlice<AsyncMaking>, after: [AsyncMaking])?
         if let start = chain.firstIndex(where: { $0.entry === entry }) {
             cycle = (chain[start...], [])
-        } else if let making = entry.state.making {
+        } else if let making = entry.making {
             // Breadth first along the waits: each run reached with the walk from `making` to it.
             var walks = [[making]]
             var reached: Set = [ObjectIdentifier(making)]
@@ -249,8 +254,8 @@ extension DIContainer {
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
         return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
-            let isCurrent = slot.entry.state.making === making
-            if isCurrent { slot.entry.state.making = nil }
+            let isCurrent = slot.entry.making === making
+            if isCurrent { slot.entry.making = nil }
             // A `Shared`, `Weak` or `Scoped` run that `releaseInstances()` or `reset()` overtook keeps nothing.
             let keeps = isCurrent || !slot.entry.lifetime.keepsOne
             let value = try Self.call(
@@ -343,7 +348,7 @@ final class AsyncMaking: @unchecked Sendable {
     /// later in that validation, fails with `error`. Lock held.
     func abandon(with error: ResolutionError) {
         entry?.state.validationFailure = error
-        if entry?.state.making === self { entry?.state.making = nil }
+        if entry?.making === self { entry?.making = nil }
     }
 
     func finish() {

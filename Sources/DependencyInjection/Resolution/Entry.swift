@@ -164,6 +164,22 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         }
     }
 
+    /// The async run of its factory making its instance now, which later async resolves wait for:
+    /// for a `Scoped` one inside a run of its scope, the run's own (runs never wait for each other).
+    var making: AsyncMaking? {
+        get {
+            guard lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) else { return state.making }
+            return run.making[spec.runKey]
+        }
+        set {
+            guard lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) else {
+                state.making = newValue
+                return
+            }
+            run.making[spec.runKey] = newValue
+        }
+    }
+
     /// Why it cannot be had here: a `Scoped` one of a run-only scope, outside every live run of it.
     var runRequired: ResolutionError.Reason? {
         guard lifetime == .scoped, let scope = spec.scope, scope.requiresRun, ScopeRun.innermost(of: scope) == nil

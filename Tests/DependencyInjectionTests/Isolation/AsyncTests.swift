@@ -281,10 +281,50 @@ func thrownError(_ body: () async throws -> Void) async -> ResolutionError? {
     }
 }
 
+private final class CancelledWaitA: Sendable {}
+private final class CancelledWaitB: Sendable {}
+
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncCycleTests {
     // Factories resolve through the static API: while an async factory runs, its container is
     // current (capturing `box` would make a reference cycle: box, its factory, box).
+    /// A wait that its task's cancellation ended is forgotten: a run that then asks for the
+    /// service of the run that waited waits for it, and is no cycle.
+    @Test func aWaitEndedByCancellationLeavesNoCycleBehind() async throws {
+        let box = DIContainer()
+        let (aStarted, aAsked, aGoesOn, bAsks) = (AsyncGate(), AsyncGate(), AsyncGate(), AsyncGate())
+        box.register {
+            // A: asks for B once its task is cancelled (so its wait ends at once), then goes on.
+            Shared { _ async -> CancelledWaitA in
+                await aStarted.pass()
+                _ = try? await DIContainer.resolveAsync(CancelledWaitB.self)
+                await aAsked.pass()
+                await aGoesOn.pass()
+                return CancelledWaitA()
+            }
+            // B: asks for A, which runs and waits for nothing.
+            Shared { _ async throws -> CancelledWaitB in
+                await bAsks.pass()
+                _ = try await DIContainer.resolveAsync(CancelledWaitA.self)
+                return CancelledWaitB()
+            }
+        }
+        await aAsked.open()  // only tells that A got there
+        let b = Task { try await box.resolveAsync(CancelledWaitB.self) }
+        await bAsks.firstArrival()
+        let a = Task { try await box.resolveAsync(CancelledWaitA.self) }
+        await aStarted.firstArrival()
+        a.cancel()
+        await aStarted.open()
+        await aAsked.firstArrival()
+        await bAsks.open()
+        // B waits for A (a cycle would fail it at once), until A goes on.
+        #expect(await outcome(of: b, within: 1) == nil)
+        await aGoesOn.open()
+        let made = try #require(await outcome(of: b, within: 20), "B never finished")
+        #expect(throws: Never.self) { try made.get() }
+    }
+
     @Test func anAsyncSharedThatAwaitsItselfIsACycleNotATaskWaitingForItself() async throws {
         let box = DIContainer()
         box.register {

@@ -10,6 +10,10 @@ extension DIScope {
 }
 
 private final class JobContext {}
+private final class AsyncJob: Sendable {
+    let number: Int
+    init(number: Int) { self.number = number }
+}
 private final class Labelled {
     let label: String
     init(_ label: String) { self.label = label }
@@ -76,6 +80,49 @@ private final class Gate: Sendable {
         #expect(fromFirst !== fromSecond)
         #expect(fromFirst.label == "first")
         #expect(fromSecond.label == "second")
+    }
+
+    /// An async factory of a run-only scope, slow in one run (a request), makes another run's
+    /// instance meanwhile: concurrent runs never share an instance, nor wait for each other's.
+    @Test func concurrentRunsDoNotWaitForEachOthersAsyncFactory() async throws {
+        let box = DIContainer()
+        let (gate, runs) = (AsyncGate(), RunCount())
+        box.register {
+            Scoped(.job) { _ async -> AsyncJob in
+                let run = runs.increment()
+                if run == 1 { await gate.pass() }
+                return AsyncJob(number: run)
+            }
+        }
+        let slow = Task { try await box.withScope(.job) { try await box.resolveAsync(AsyncJob.self) } }
+        await gate.firstArrival()
+        let fast = Task { try await box.withScope(.job) { try await box.resolveAsync(AsyncJob.self) } }
+        let fastOutcome = await outcome(of: fast, within: 10)
+        await gate.open()
+        #expect(try fastOutcome?.get().number == 2, "the second run waited for the first run's factory")
+        #expect(try await slow.value.number == 1)
+    }
+
+    /// `releaseInstances(in:)` leaves a run's instances alone, also one its async factory is making.
+    @Test func releasingTheScopeWhileARunMakesItsInstanceKeepsItForTheRun() async throws {
+        let box = DIContainer()
+        let (gate, runs) = (AsyncGate(), RunCount())
+        box.register {
+            Scoped(.job) { _ async -> AsyncJob in
+                let run = runs.increment()
+                await gate.pass()
+                return AsyncJob(number: run)
+            }
+        }
+        let (first, second) = try await box.withScope(.job) { () async throws -> (AsyncJob, AsyncJob) in
+            async let first = box.resolveAsync(AsyncJob.self)
+            await gate.firstArrival()
+            box.releaseInstances(in: .job)
+            await gate.open()
+            return (try await first, try await box.resolveAsync(AsyncJob.self))
+        }
+        #expect(first === second)
+        #expect(runs.count == 1)
     }
 
     @Test func aTaskThatOutlivesItsRunGetsTheContainersInstanceOfAnOrdinaryScope() async {
