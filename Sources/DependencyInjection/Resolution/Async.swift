@@ -222,17 +222,23 @@ extension DIContainer {
     /// Provides `key` synchronously, as one resolution (for the async API and `validate()`); `actor`
     /// is the one this code runs on.
     func provideHere(_ key: Key, on actor: (any Actor)? = nil) throws(ResolutionError) -> AnyBox {
-        try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
+        try resolving(on: actor) { () throws(ResolutionError) in try resolveStep(key, .none) }
+    }
+
+    /// Runs `body` as one resolution, with the lock held, on `actor` (the one this code runs on).
+    private func resolving<R>(
+        on actor: (any Actor)?, _ body: () throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R {
+        try Resolution.lock.withLock { () throws(ResolutionError) -> R in
             let previous = Resolution.state.runningActor
             Resolution.state.runningActor = actor
             defer { Resolution.state.runningActor = previous }
-            return try asOneResolution { () throws(ResolutionError) in try resolveStep(key, .none) }
+            return try asOneResolution(body)
         }
     }
 
-    /// Runs an async factory outside the lock, then keeps its value as the lifetime says (unless
-    /// `releaseInstances()` or `reset()` came meanwhile); returns it as the type of `slot` (an alias,
-    /// if it is one).
+    /// Runs an async factory outside the lock, then keeps its value as the lifetime says, on the
+    /// actor its decorators and actions need, if any (see ``keep(_:of:in:on:)``).
     private func runAsyncFactory(
         _ making: AsyncMaking, of slot: Slot, _ make: @Sendable (Resolver) async throws -> sending AnyBox,
         isolation: isolated (any Actor)? = #isolation
@@ -253,17 +259,29 @@ extension DIContainer {
         if let failure = Resolution.lock.withLock({ making.failedInjection.take() }) { result = .failure(failure) }
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
-        return try Resolution.lock.withLock { () throws(ResolutionError) -> AnyBox in
+        guard let actor = Resolution.lock.withLock({ self.isolation(of: slot.entry).actor }), actor !== isolation else {
+            return try keep(result, of: making, in: slot, on: isolation)
+        }
+        let made = Handoff((result, slot))
+        return try await Self.onActor(actor) {
+            Handoff(try self.keep(made.value.0, of: making, in: made.value.1, on: actor))
+        }.value
+    }
+
+    /// Keeps what an async run made as the lifetime says (unless `releaseInstances()` or `reset()`
+    /// came meanwhile), on `actor`; returns it as the type of `slot` (an alias, if it is one).
+    private func keep(
+        _ result: Result<AnyBox, any Error>, of making: AsyncMaking, in slot: Slot, on actor: (any Actor)?
+    ) throws(ResolutionError) -> AnyBox {
+        try resolving(on: actor) { () throws(ResolutionError) in
             let isCurrent = slot.entry.making === making
             if isCurrent { slot.entry.making = nil }
             // A `Shared`, `Weak` or `Scoped` run that `releaseInstances()` or `reset()` overtook keeps nothing.
             let keeps = isCurrent || !slot.entry.lifetime.keepsOne
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
-            return try asOneResolution { () throws(ResolutionError) in
-                let kept = try keepMade(value, of: slot.entry, requested: making.requested, keeping: keeps)
-                return try converted(kept, to: slot.alias, of: slot.entry, requested: making.requested)
-            }
+            let kept = try keepMade(value, of: slot.entry, requested: making.requested, keeping: keeps)
+            return try converted(kept, to: slot.alias, of: slot.entry, requested: making.requested)
         }
     }
 }

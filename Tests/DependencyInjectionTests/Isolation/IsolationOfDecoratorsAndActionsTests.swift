@@ -59,7 +59,32 @@ private actor ContainerOwner {
     deinit { deinitialized.signal() }
 }
 
+private final class DecoratedAsyncValue: Sendable {
+    let number: Int
+    init(number: Int) { self.number = number }
+}
+
 @Suite(.timeLimit(.minutes(1))) struct IsolationOfDecoratorsAndActionsTests {
+    /// An async factory's value with a `@MainActor` decorator, made by `prepare()` or an async
+    /// resolve off the main actor: kept on the main actor, where the decorator runs.
+    @Test func anAsyncServiceWithAMainActorDecoratorIsMadeOffTheMainActor() async throws {
+        for useResolveAsync in [false, true] {
+            let box = DIContainer()
+            box.register {
+                Shared { _ async in DecoratedAsyncValue(number: 1) }
+                Decorate(DecoratedAsyncValue.self) { @MainActor value, _ in
+                    DecoratedAsyncValue(number: value.number + (MainActorQueue.isCurrent ? 100 : 0))
+                }
+            }
+            if useResolveAsync {
+                #expect(try await box.resolveAsync(DecoratedAsyncValue.self).number == 101)
+            } else {
+                try await box.prepare()
+            }
+            #expect(box.resolve(DecoratedAsyncValue.self).number == 101)
+        }
+    }
+
     @MainActor @Test func aValueDecoratedOnTheMainActorIsNotHandedOutOffIt() async {
         let box = DIContainer()
         registerPlainCounter(in: box)
