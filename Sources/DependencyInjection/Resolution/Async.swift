@@ -213,7 +213,8 @@ extension DIContainer {
         let names = cycle.before.map(\.requested.displayName) + [requested.displayName]
         return ResolutionError(
             reason: .dependencyCycle(cycle: names + cycle.after.map(\.requested.displayName)), key: requested,
-            path: chain.map(\.requested.displayName) + [requested.displayName])
+            path: chain.map(\.requested.displayName) + [requested.displayName]
+        ).with { $0.isAsyncCycle = true }
     }
 
     /// Runs `body` on `actor`.

@@ -398,7 +398,7 @@ extension DIContainer {
             // Asked for by what its own async run is making: a cycle, not something to await.
             if let run = AsyncMaking.running?.chain.first(where: { $0.entry === entry }) {
                 let cycle = [run.requested.displayName] + Resolution.state.path + [requested.displayName]
-                throw error(.dependencyCycle(cycle: cycle), for: requested)
+                throw error(.dependencyCycle(cycle: cycle), for: requested).with { $0.isAsyncCycle = true }
             }
             let actor = awaitsMainActor ? nil : entry.spec.factory.isolation.actorName
             throw error(.notYetMade(actor: actor), for: requested, underlying: entry.state.preparationError)

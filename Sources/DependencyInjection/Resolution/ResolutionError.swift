@@ -101,6 +101,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var declaration: String?
         /// For ``Reason/factoryFailed``: what threw.
         var thrower = Thrower.factory
+        /// A cycle through an async factory, which no `onResolve` action can break.
+        var isAsyncCycle = false
     }
 
     /// The user's code that threw, for ``Reason/factoryFailed``.
@@ -309,6 +311,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                     + (details.conformingValueType.map { ", or as the protocol: Shared { \($0)() as any \(typeName) }" }
                         ?? "")
             }
+        case .dependencyCycle where details.isAsyncCycle:
+            "break the cycle: an async factory cannot wait for a service that waits for it. Let one side get "
+                + "the other where it is used, once both are made (e.g. a @LazyInject property, read after "
+                + "try await DIContainer.prepare()), not in its factory."
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
