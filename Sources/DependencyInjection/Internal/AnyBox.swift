@@ -53,6 +53,12 @@ final class AnyBox: ManagedBuffer<AnyBox.Header, UInt8> {
         }
     }
 
+    /// The value as an `Any`, for what its dynamic type is (`type(of:)` sees through an `any P`).
+    var anyValue: Any {
+        func opened<T>(_: T.Type) -> Any { value(as: T.self) }
+        return withUnsafeMutablePointerToHeader { opened($0.pointee.type) }
+    }
+
     deinit {
         withUnsafeMutablePointers { header, bytes in
             func destroy<Value>(_: Value.Type) { Self.address(of: Value.self, in: bytes).deinitialize(count: 1) }

@@ -32,20 +32,18 @@
 /// Not generic, and no subclass of the generic ``Locked``: its metadata needs no making at run
 /// time (that took a launch several microseconds). Its `value` follows ``Locked``'s invariants.
 final class ReentrantLock: @unchecked Sendable {
-    /// The state it guards: read and written only by the thread holding it, as ``Locked``'s value.
-    #if DEBUG
-        final var value: ResolutionState
-    #else
-        @exclusivity(unchecked) final var value: ResolutionState
-    #endif
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// How many times the owner holds the lock; read and written only by the owner.
     private var holdCount = 0
-    /// What to release once the owner lets go of the lock completely. Owner only; every access is
-    /// one append, read or swap, so release builds skip the run-time exclusivity check.
+    // `value`: the state it guards, read and written only by the thread holding it, as ``Locked``'s
+    // value. `releasedAfterUnlock`: what to release once the owner lets go of the lock completely;
+    // owner only, and every access is one append, read or swap, so release builds skip the
+    // run-time exclusivity check for both.
     #if DEBUG
+        final var value: ResolutionState
         private var releasedAfterUnlock: [Any] = []
     #else
+        @exclusivity(unchecked) final var value: ResolutionState
         @exclusivity(unchecked) private var releasedAfterUnlock: [Any] = []
     #endif
 

@@ -15,10 +15,7 @@ public struct Inject<Value> {
     @usableFromInline let resolved: Value?
 
     /// The resolved dependency.
-    public var wrappedValue: Value {
-        if let resolved { return resolved }
-        return DIContainer.failedInjection()
-    }
+    public var wrappedValue: Value { resolved ?? DIContainer.failedInjection() }
 
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one); a failure traps
     /// naming the property's declaration (`file`, `line`).
@@ -43,10 +40,7 @@ public struct MutableInject<Value> {
 
     /// The resolved dependency, or what was set since.
     public var wrappedValue: Value {
-        get {
-            if let resolved { return resolved }
-            return DIContainer.failedInjection()
-        }
+        get { resolved ?? DIContainer.failedInjection() }
         set { resolved = newValue }
     }
 

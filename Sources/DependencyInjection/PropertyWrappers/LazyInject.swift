@@ -130,10 +130,8 @@ final class LazyStorage<Value>: @unchecked Sendable {
             }
         }
         set {
-            Resolution.lock.withLock {
-                Resolution.lock.releaseAfterUnlock(resolved)
-                resolved = newValue
-            }
+            // The value it replaces is released after the lock: its `deinit` may resolve.
+            Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(exchange(&resolved, with: newValue)) }
         }
     }
 

@@ -29,8 +29,7 @@ public struct Decorate<Value>: @unchecked Sendable {
     ) {
         decorator = Decorator(type: ObjectIdentifier(Value.self), isolation: .init(isolation)) { resolver, made in
             // The values of a registration of `Value` are `Value`s (see `Factory`).
-            guard made.holds(Value.self) else { return made }
-            return AnyBox.holding(try decorate(made.value(as: Value.self), resolver))
+            AnyBox.holding(try decorate(made.value(as: Value.self), resolver))
         }
     }
 
@@ -40,9 +39,8 @@ public struct Decorate<Value>: @unchecked Sendable {
     ///     Decorate(APIClient.self) { @MainActor client, resolve in LoggingAPIClient(client, logger: resolve()) }
     public init(_ type: Value.Type, _ decorate: @escaping @MainActor (Value, Resolver) throws -> Value) {
         decorator = Decorator(type: ObjectIdentifier(Value.self), isolation: .mainActor) { resolver, made in
-            guard made.holds(Value.self) else { return made }
             // `keepMade` runs it only on the main actor.
-            return AnyBox.holding(try onMainActor((made.value(as: Value.self), resolver)) { try decorate($0.0, $0.1) })
+            AnyBox.holding(try onMainActor((made.value(as: Value.self), resolver)) { try decorate($0.0, $0.1) })
         }
     }
 }

@@ -27,9 +27,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         entry = Entry(
             RegistrationSpec(
                 type: Value.self, factory: factory, lifetime: Scope.lifetime, isSendable: isSendable,
-                aliases: aliasList,
-                extras: Scope.lifetime == .weak ? RegistrationExtras(weak: WeakHandling(Value.self)) : nil,
-                fileID: fileID, line: line))
+                aliases: aliasList, fileID: fileID, line: line))
     }
 
     /// The `as:` types, made where they are written (a generic caller passing the pack on would have
@@ -264,10 +262,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         _ action: @escaping (Value, Resolver) throws -> Void, isolation: isolated (any Actor)? = #isolation
     ) -> Self {
         // Every value of this registration is a `Value` (see `Factory`).
-        let run: (AnyBox, Resolver) throws -> Void = { value, resolver in
-            if value.holds(Value.self) { try action(value.value(as: Value.self), resolver) }
-        }
-        return changing { $0.onResolve.append((.init(isolation), run)) }
+        changing { $0.onResolve.append((.init(isolation), { try action($0.value(as: Value.self), $1) })) }
     }
 
     /// A copy with `change` applied to its spec (a new entry: one is never changed once made).
@@ -382,16 +377,14 @@ struct RegistrationSpec {
     let fileID: String
     let line: Int
 
-    /// For `Weak` registrations: how to keep a value by a weak reference.
-    var weak: WeakHandling? { extras?.weak }
     /// For `Scoped` registrations: the scope its instances belong to.
     var scope: DIScope? {
         get { extras?.scope }
-        set { extras = RegistrationExtras(weak: weak, scope: newValue, onResolve: onResolve) }
+        set { extras = RegistrationExtras(scope: newValue, onResolve: onResolve) }
     }
     var onResolve: [RegistrationExtras.Action] {
         get { extras?.onResolve ?? [] }
-        set { extras = RegistrationExtras(weak: weak, scope: scope, onResolve: newValue) }
+        set { extras = RegistrationExtras(scope: scope, onResolve: newValue) }
     }
 
     var key: Key { Key(type, name: name) }
@@ -399,7 +392,7 @@ struct RegistrationSpec {
     /// Extras of its own, for another registration made from this one (a name) or another install of
     /// it (a module in two containers): a `withScope` run keeps an instance for each (see ``runKey``).
     mutating func ownExtras() {
-        extras = extras.map { RegistrationExtras(weak: $0.weak, scope: $0.scope, onResolve: $0.onResolve) }
+        extras = extras.map { RegistrationExtras(scope: $0.scope, onResolve: $0.onResolve) }
     }
 
     /// What a `withScope` run keeps its instance under: the same for a container's copies
@@ -448,43 +441,16 @@ private func isOptional(_ type: any Any.Type) -> Bool {
     return _openExistential(type, do: check)
 }
 
-/// What few registrations have (a `Weak` lifetime, a scope, `onResolve` actions), out of line: one
-/// word in every entry instead of four. Immutable: specs copied from one another share it, and
-/// changing one makes a new one.
+/// What few registrations have (a scope, `onResolve` actions), out of line: one word in every
+/// entry instead of three. Immutable: specs copied from one another share it, and changing one
+/// makes a new one.
 final class RegistrationExtras {
-    let weak: WeakHandling?
     let scope: DIScope?
     let onResolve: [Action]
     /// An `onResolve` action, with the actor its code needs, if any (it runs only there).
     typealias Action = (isolation: Factory.Isolation, run: (AnyBox, Resolver) throws -> Void)
 
-    init(weak: WeakHandling?, scope: DIScope? = nil, onResolve: [Action] = []) {
-        (self.weak, self.scope, self.onResolve) = (weak, scope, onResolve)
-    }
-}
-
-/// How a `Weak` registration keeps its `Value`s by a weak reference to the object (a class, so
-/// that every other registration spends one word on it).
-final class WeakHandling {
-    /// The object in a value; `nil` when the value is not a class instance.
-    let object: (AnyBox) -> AnyObject?
-    /// The value again, from the object.
-    let value: (AnyObject) -> AnyBox?
-    /// The dynamic type of a value, for the message when it is not a class instance.
-    let instanceTypeName: (AnyBox) -> String
-
-    init<Value>(_: Value.Type) {
-        object = { value in
-            guard value.holds(Value.self) else { return nil }
-            let made = value.value(as: Value.self) as Any
-            return Conformance.isClass(type(of: made)) ? made as AnyObject : nil
-        }
-        value = { object in (object as? Value).map { AnyBox.holding($0) } }
-        instanceTypeName = { value in
-            value.holds(Value.self)
-                ? TypeName.of(type(of: value.value(as: Value.self) as Any)) : TypeName.of(Value.self)
-        }
-    }
+    init(scope: DIScope?, onResolve: [Action]) { (self.scope, self.onResolve) = (scope, onResolve) }
 }
 
 /// One `as:` type of a registration: turns the registration's values into the alias type.

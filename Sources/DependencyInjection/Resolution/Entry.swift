@@ -156,7 +156,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         case .shared: return state.shared
         case .new: return nil
         case .graph: return Resolution.state.graphValues[ObjectIdentifier(self)]?.value
-        case .weak: return state.weakObject.flatMap { spec.weak?.value($0) }
+        case .weak: return state.weakObject.flatMap { weakValue($0) }
         case .scoped:
             // Inside a run of its scope, the run's instance; else the container's.
             guard let run = ScopeRun.innermost(of: spec.scope) else { return state.shared }
@@ -208,13 +208,25 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         case .graph:
             Resolution.state.graphValues[ObjectIdentifier(self)] = (self, made, Resolution.state.graphValues.count)
         case .weak:
-            guard let weak = spec.weak, let object = weak.object(made) else {
-                return .weakRequiresClass(instanceType: spec.weak?.instanceTypeName(made) ?? TypeName.of(spec.type))
+            // Kept by a weak reference, which only a class instance (of its dynamic type) can have.
+            let value = made.anyValue
+            guard Conformance.isClass(type(of: value)) else {
+                return .weakRequiresClass(instanceType: TypeName.of(type(of: value)))
             }
-            state.weakObject = object
+            state.weakObject = value as AnyObject
             Resolution.state.made.append(self)
         }
         return nil
+    }
+
+    /// A `Weak` registration's value again, from the object its weak reference kept: a value of the
+    /// registered type, as its factory made it.
+    private func weakValue(_ object: AnyObject) -> AnyBox? {
+        func boxed<Value>(as _: Value.Type) -> AnyBox? {
+            guard let value = object as? Value else { return nil }
+            return AnyBox.holding(value)
+        }
+        return boxed(as: spec.type)
     }
 
     /// Drops the kept instances, returning them so the caller releases them when its state is
