@@ -43,13 +43,6 @@ var validateScenarios: [String: () -> Void] {
             box.register { Shared { RouterImpl(config: DIContainer.resolve()) } }
             print(box.validate())
         },
-        // A Scoped resolver closure that does not throw, whose resolve() fails, validate() on the
-        // main thread: like Shared's, probed on a thread of validate()'s own, where it can park.
-        "validateOnMainThreadScopedResolverClosure": {
-            let box = DIContainer()
-            box.register { Scoped(DIScope("scenario")) { resolve in RouterImpl(config: resolve()) } }
-            print(box.validate())
-        },
     ]
 }
 

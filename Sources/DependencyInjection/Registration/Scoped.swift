@@ -25,8 +25,8 @@ extension Registration where Scope == ScopedLifetime {
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)) }
 
     /// Registers a closure that resolves the value's own dependencies, in `scope`.
-    public init<Failure: Error, each Alias>(
-        _ scope: DIScope, _ make: @escaping (Resolver) throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
+    public init<each Alias>(
+        _ scope: DIScope, _ make: @escaping (Resolver) throws -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)) }
 

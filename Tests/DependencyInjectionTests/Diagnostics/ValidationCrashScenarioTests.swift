@@ -38,12 +38,6 @@ import Testing
         }
     }
 
-    /// `Scoped(scope) { resolve in RouterImpl(config: resolve()) }`, validate() on the main thread:
-    /// a closure that does not throw is probed where a failing `resolve()` can park, as `Shared`'s.
-    @Test func scopedResolverClosureValidatedOnTheMainThreadDoesNotCrash() async throws {
-        try await expectNoCrash("validateOnMainThreadScopedResolverClosure")
-    }
-
     /// `Shared { @MainActor in NeedsMissing() }`, validate() off the main actor.
     @Test func mainActorExpressionWithFailingInjectDoesNotCrash() async throws {
         try await expectNoCrash("validateOffMainMainActorExpressionWithFailingInject")
