@@ -43,7 +43,15 @@ extension DIContainer {
                 let container = source.map(\.container) ?? currentLocked
                 let keys = container.allKeys(of: type)
                 return try container.asOneResolution(isFrame: false) { () throws(ResolutionError) in
-                    try keys.map { key throws(ResolutionError) in try container.resolveStep(key, .none) }
+                    var values: [AnyBox] = []
+                    do throws(ResolutionError) {
+                        for key in keys { values.append(try container.resolveStep(key, .none)) }
+                    } catch {
+                        // What was made before the failure goes after the lock (a `deinit` may resolve).
+                        Resolution.lock.releaseAfterUnlock(values)
+                        throw error
+                    }
+                    return values
                 }
             }
         }

@@ -243,6 +243,18 @@ var safeCoreScenarios: [String: () -> Void] {
             announce(expected: nil)
             _ = outer.resolve(Fresh.self)
         },
+        // resolveAll whose second element fails: the first, made already, is released after the
+        // lock (its deinit finds another thread can resolve), then the call traps.
+        "resolveAllReleasesWhatItMadeAfterTheLockWhenOneFails": {
+            let box = DIContainer()
+            box.register {
+                Shared(Engine())
+                New { ReleaseReporter(box) as Reporting }.named("first")
+                Shared { _ throws -> Reporting in throw ScenarioFailure() }.named("second")
+            }
+            announce(expected: nil)
+            _ = box.resolveAll(Reporting.self)
+        },
         "resetInsideOnResolve": {
             let box = DIContainer()
             box.register { Shared(Fresh()).onResolve { _, _ in box.reset() } }
@@ -306,5 +318,25 @@ func registerAFactoryThatWaitsForTheMainQueueOffIt(in box: DIContainer) {
             if Thread.isMainThread { return WaitsForTheMainThread() }
             return DispatchQueue.main.sync { WaitsForTheMainThread() }
         }
+    }
+}
+
+protocol Reporting: AnyObject {}
+struct ScenarioFailure: Error {}
+
+/// Reports on stderr (unbuffered: the process then traps) whether another thread could resolve
+/// from `box` while it was released: `released-after-the-lock`, or `released-under-the-lock`.
+final class ReleaseReporter: Reporting {
+    let box: DIContainer
+    init(_ box: DIContainer) { self.box = box }
+    deinit {
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { [box] in
+            _ = box.resolve(Engine.self)
+            done.signal()
+        }
+        let free = done.wait(timeout: .now() + 2) == .success
+        let line = free ? "released-after-the-lock\n" : "released-under-the-lock\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, line.utf8.count) }
     }
 }

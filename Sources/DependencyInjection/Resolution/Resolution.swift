@@ -371,6 +371,7 @@ extension DIContainer {
         // Registration checked that the value's type conforms; where it could not tell from the
         // types alone, a value that does not is an error here, not a crash.
         guard let converted = alias.convert(value) else {
+            Resolution.lock.releaseAfterUnlock(value)
             throw error(.aliasNotConforming(implementation: TypeName.of(entry.spec.type)), for: requested)
         }
         return converted

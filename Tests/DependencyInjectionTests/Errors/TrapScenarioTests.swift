@@ -29,6 +29,14 @@ import Testing
         #expect(message.hasPrefix(expected), "\(message)")
     }
 
+    /// What a failing `resolveAll` made before the failure (a `New`) is released after the lock,
+    /// as every release is, before it traps: a `deinit` may wait for a thread that resolves.
+    @Test func aFailingResolveAllReleasesWhatItMadeAfterTheLock() async throws {
+        let run = try await TrapRun.run("resolveAllReleasesWhatItMadeAfterTheLockWhenOneFails")
+        #expect(run.trapped, "stdout: \(run.stdout)")
+        #expect(run.stderr.contains("released-after-the-lock"), "\(run.stderr)")
+    }
+
     @Test(
         .disabled(
             if: runsUnderAddressSanitizer, "AddressSanitizer: the stack left cannot be measured on its fake stack"))

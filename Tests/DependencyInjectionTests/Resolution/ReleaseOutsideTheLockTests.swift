@@ -20,6 +20,7 @@ private final class WiredHolder {
 private final class Wired {}
 private final class FailsAfterLazyRead {}
 private struct Refused: Error {}
+private protocol UnrelatedToItsValue: AnyObject {}
 
 @Suite(.timeLimit(.minutes(1)))
 struct ReleaseOutsideTheLockTests {
@@ -50,6 +51,22 @@ struct ReleaseOutsideTheLockTests {
             }
         }
         #expect(throws: ResolutionError.self) { try box.tryResolve(Session.self) }
+        #expect(outcome.current == true)
+    }
+
+    /// A main-actor `New` registered off the main actor whose `as:` type it does not conform to
+    /// (checked when resolved, on the main actor): the value made is released after the lock.
+    @Test func aValueThatFailsItsAliasIsReleasedAfterTheLock() async {
+        let box = DIContainer()
+        let outcome = Guarded<Bool?>(nil)
+        box.register {
+            Shared(Engine())
+            New(
+                { @MainActor in ResolvesInDeinit { outcome.withLock { $0 = anotherThreadCanResolve(from: box) } } },
+                as: UnrelatedToItsValue.self)
+        }
+        let failed = await MainActor.run { (try? box.tryResolve(UnrelatedToItsValue.self)) == nil }
+        #expect(failed)
         #expect(outcome.current == true)
     }
 
