@@ -107,14 +107,12 @@ public final class DIContainer: @unchecked Sendable {
     private func bootstrap() {
         registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
-        // A transaction of its own, even in the middle of a resolution that reached it first: if that
-        // one fails, what this one made (an `eager()` instance) stays.
-        Self.withResolutionSetAside {
-            do throws(ResolutionError) {
+        do throws(ResolutionError) {
+            try Self.asTransactionOfItsOwn { () throws(ResolutionError) in
                 try asOneResolution { registering.registerDependencies() }
-            } catch {
-                Self.fail(error)
             }
+        } catch {
+            Self.fail(error)
         }
     }
 
@@ -343,14 +341,16 @@ extension DIContainer {
             if !decorators.isEmpty { registry.value.decorators += decorators }
             if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
             guard var before else { return recycle() }
-            // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
-            Resolution.state.installing.append((self, before))
-            defer { _ = Resolution.state.installing.removeLast() }
             do throws(ResolutionError) {
-                try asOneResolution { () throws(ResolutionError) in
-                    // Async and actor-isolated ones are made by `prepare()`.
-                    for entry in entries where entry.spec.isEager && !entry.spec.needsAwaiting {
-                        _ = try resolveStep(entry.key, .none)
+                try Self.asTransactionOfItsOwn { () throws(ResolutionError) in
+                    // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
+                    Resolution.state.installing.append((self, before))
+                    defer { _ = Resolution.state.installing.removeLast() }
+                    try asOneResolution { () throws(ResolutionError) in
+                        // Async and actor-isolated ones are made by `prepare()`.
+                        for entry in entries where entry.spec.isEager && !entry.spec.needsAwaiting {
+                            _ = try resolveStep(entry.key, .none)
+                        }
                     }
                 }
             } catch {

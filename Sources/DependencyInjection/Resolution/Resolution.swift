@@ -283,11 +283,18 @@ extension DIContainer {
         }
     }
 
-    /// Runs `body` as if no resolution were in progress on this thread (`registerDependencies()`,
-    /// reached first in the middle of one, is a transaction of its own); then puts the one in
+    /// Runs `body` as a transaction of its own (`registerDependencies()`, or a `register` with
+    /// `eager()` registrations, in the middle of a resolution): what it made stays if that one
+    /// fails. Not on a `validate()` probe's thread, where a failure parks the thread with the
+    /// resolution it abandons (see `ValidationProbe`). Lock held.
+    static func asTransactionOfItsOwn<R>(_ body: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+        Resolution.state.probe == nil ? try withResolutionSetAside(body) : try body()
+    }
+
+    /// Runs `body` as if no resolution were in progress on this thread; then puts the one in
     /// progress back. What is not the resolution's own (task bindings seen, async runs and waits)
     /// stays with the lock. Lock held.
-    static func withResolutionSetAside<R>(_ body: () -> R) -> R {
+    static func withResolutionSetAside<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
         var aside = ResolutionState()
         swap(&aside, &Resolution.state)
         (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns) = (
@@ -299,7 +306,7 @@ extension DIContainer {
             )
             swap(&aside, &Resolution.state)
         }
-        return body()
+        return try body()
     }
 
     /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`). Also

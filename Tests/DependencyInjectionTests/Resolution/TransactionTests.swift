@@ -164,6 +164,47 @@ struct TransactionTests {
         #expect(engines.current == 2)
     }
 
+    /// A register inside a factory is a transaction of its own: its eager instances and their
+    /// actions are made before it returns (a failing action makes it throw and change nothing), and
+    /// what it made stays when the resolution around it fails.
+    @Test func aRegisterInsideAnotherContainersFactoryIsATransactionOfItsOwn() throws {
+        let other = DIContainer()
+        let events = Guarded<[String]>([])
+        let box = DIContainer()
+        box.register {
+            Shared { _ -> TransactionRoot in
+                do {
+                    try other.tryRegister { Shared(Database()).eager().onResolve { _, _ in throw Refusal() } }
+                    events.append("registered")
+                } catch {
+                    events.append("register failed")
+                }
+                return TransactionRoot()
+            }
+        }
+        _ = try box.tryResolve(TransactionRoot.self)
+        #expect(events.current == ["register failed"])
+        #expect(other.registrations.isEmpty)
+
+        let engines = Guarded(0)
+        let failing = DIContainer()
+        failing.register {
+            Shared { _ throws -> SessionHolder in
+                other.register {
+                    Shared { () -> Engine in
+                        engines.increment()
+                        return Engine()
+                    }.eager()
+                }
+                throw Refusal()
+            }
+        }
+        #expect(throws: ResolutionError.self) { try failing.tryResolve(SessionHolder.self) }
+        #expect(engines.current == 1)
+        _ = other.resolve(Engine.self)
+        #expect(engines.current == 1, "the eager instance stayed made")
+    }
+
     /// `validate()` parks a probe whose non-throwing factory failed: here, inside a `register`
     /// into another container, which never gets to put that container back itself.
     @Test func aProbeParkedInsideARegisterOfAnotherContainerLeavesThatContainerAsItWas() throws {
