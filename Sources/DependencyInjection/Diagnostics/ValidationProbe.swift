@@ -112,7 +112,7 @@ final class ValidationProbe: @unchecked Sendable {
         inRuns { Resolution.lock.withLock { for index in inline { check(index) } } }
         // What needed a service that an actor or an async factory had not made yet gets a second try.
         let retries = Resolution.lock.withLock {
-            early.filter { if case .failed(let error)? = outcomes[$0] { error.isNotYetMade } else { false } }
+            early.filter { if case .failed(let error)? = outcomes[$0] { error.waitsForAnActor } else { false } }
         }
         probeOnThreads(retries + late)
         var run = runs
@@ -131,10 +131,10 @@ final class ValidationProbe: @unchecked Sendable {
         }
     }
 
-    /// Records a failure; what needs the registration later fails at once (unless it was only not made yet).
+    /// Records a failure; what needs the registration later fails at once (unless it only waited for an actor).
     private func record(_ error: ResolutionError, at index: Int) {
         outcomes[index] = .failed(error)
-        if !error.isNotYetMade { items[index].entry?.state.validationFailure = error }
+        if !error.waitsForAnActor { items[index].entry?.state.validationFailure = error }
     }
 
     /// Probes `indices` in order on threads of the library's own, a new one whenever one parks.
@@ -293,4 +293,7 @@ private final class ProbeExecutor: TaskExecutor {
 
 extension ResolutionError {
     var isNotYetMade: Bool { if case .notYetMade = reason { true } else { false } }
+    /// Needs what an actor makes (an async or global-actor service, or a Sendable main-actor one),
+    /// not made yet where it was asked for: `prepare()` would have made it first.
+    var waitsForAnActor: Bool { isNotYetMade || reason == .mainActorRequired && details.isSendable }
 }

@@ -131,6 +131,26 @@ private final class CatalogUser { init(catalog: Catalog) {} }
         }
     }
 
+    /// The same need written as a closure that does not throw (probed where a failing `resolve()`
+    /// can park): tried again once the main-actor service is made, as the app runs after prepare().
+    @Test func aClosureNeedingASendableMainActorSharedIsValidOnEveryThread() async {
+        @Sendable func registrations() -> DIContainer {
+            let box = DIContainer()
+            box.register {
+                Shared { resolve in Header(theme: resolve()) }
+                Shared { @MainActor in Theme() }
+            }
+            return box
+        }
+        let offMain = await withCheckedContinuation { done in
+            Thread { done.resume(returning: registrations().validate()) }.start()
+        }
+        let detached = await Task.detached { await registrations().validate() }.value
+        for report in [offMain, detached] {
+            #expect(report.isValid && report.validCount == 2, "\(report)")
+        }
+    }
+
     /// Reached through `as:`, a main-actor factory's value stays on the main actor (its
     /// conformance may be isolated there), even after `prepare()`: a plain factory that needs it is
     /// an isolation conflict, whichever thread or actor validates.
