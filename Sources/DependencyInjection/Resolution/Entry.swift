@@ -159,7 +159,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         case .weak: return state.weakObject.flatMap { weakValue($0) }
         case .scoped:
             // Inside a run of its scope, the run's instance; else the container's.
-            guard let run = ScopeRun.innermost(of: spec.scope) else { return state.shared }
+            guard let run = scopeRun else { return state.shared }
             return run.value?[spec.runKey]?.value
         }
     }
@@ -167,18 +167,12 @@ final class Entry: LockedEntryState, @unchecked Sendable {
     /// The async run of its factory making its instance now, which later async resolves wait for:
     /// for a `Scoped` one inside a run of its scope, the run's own (runs never wait for each other).
     var making: AsyncMaking? {
-        get {
-            guard lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) else { return state.making }
-            return run.making[spec.runKey]
-        }
-        set {
-            guard lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) else {
-                state.making = newValue
-                return
-            }
-            run.making[spec.runKey] = newValue
-        }
+        get { if let run = scopeRun { run.making[spec.runKey] } else { state.making } }
+        set { if let run = scopeRun { run.making[spec.runKey] = newValue } else { state.making = newValue } }
     }
+
+    /// For a `Scoped` one, the live `withScope` run of its scope this task is in, if any. Lock held.
+    private var scopeRun: ScopeRun? { lifetime == .scoped ? ScopeRun.innermost(of: spec.scope) : nil }
 
     /// Why it cannot be had here: a `Scoped` one of a run-only scope, outside every live run of it.
     var runRequired: ResolutionError.Reason? {
@@ -194,7 +188,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         case .shared, .scoped:
             // A run-only scope's run that ended while an async factory made it: kept nowhere.
             if let reason = runRequired { return reason }
-            if lifetime == .scoped, let run = ScopeRun.innermost(of: spec.scope) {
+            if let run = scopeRun {
                 let key = spec.runKey
                 run.value?[key] = (self, made)
                 // Taken back from that run, which may be over when the resolution fails.
