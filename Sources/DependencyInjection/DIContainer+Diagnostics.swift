@@ -60,20 +60,26 @@ extension DIContainer {
             let copy = isolatedCopy(copies: &copies, forValidation: true)
             let (entries, probed, items, duplicates) = Resolution.lock.withLock {
                 let entries = rootEntries
-                var probed = entries
+                // Each as its value needs: on the actor of its factory, else of a decorator or an action.
+                func spec(of entry: Entry, in container: DIContainer) -> RegistrationSpec {
+                    var spec = entry.spec
+                    spec.factory.isolation = container.isolation(of: entry)
+                    return spec
+                }
+                var probed = entries.map { spec(of: $0, in: self) }
                 var items = entries.map { (copies[ObjectIdentifier($0)], servedKeys(of: $0), copy) }
                 // An ancestor's factories that can only trap when they fail are probed (and not
                 // reported) too, so that what this container's factories need of them fails at once.
                 for (ancestor, itsCopy) in zip(lineage.dropFirst(), copy.lineage.dropFirst()) {
                     for entry in ancestor.rootEntries where !entry.spec.factory.canUnwind {
-                        probed.append(entry)
+                        probed.append(spec(of: entry, in: ancestor))
                         items.append((copies[ObjectIdentifier(entry)], ancestor.servedKeys(of: entry), itsCopy))
                     }
                 }
                 return (entries, probed, items, registry.value.duplicates)
             }
             let probe = ValidationProbe(copy: copy, items: items)
-            let outcomes = probe.run(probed.map(\.spec), mainActorBlocked: mainActorBlocked).prefix(entries.count)
+            let outcomes = probe.run(probed, mainActorBlocked: mainActorBlocked).prefix(entries.count)
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []
             var validCount = 0

@@ -174,16 +174,18 @@ final class ValidationProbe: @unchecked Sendable {
         let deadline = DispatchTime.now() + .seconds(Self.actorTimeout)
         for index in indices {
             // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
-            let parks = Resolution.lock.withLock { () -> Bool? in
-                let parks = items[index].entry?.spec.factory.isolation.actor == nil
-                return uncheckedPastParkLimit(index, parks: parks) ? nil : parks
+            // The actor its value needs (its factory's, or a decorator's or action's), if any.
+            let (actor, parks) = Resolution.lock.withLock { () -> ((any Actor)?, Bool?) in
+                let item = items[index]
+                let actor = item.entry.flatMap { item.container.isolation(of: $0).actor }
+                return (actor, uncheckedPastParkLimit(index, parks: actor == nil) ? nil : actor == nil)
             }
             guard let parks else { continue }
             let done = DispatchSemaphore(value: 0)
             let operation: @Sendable () async -> Void = {
                 await ScopeRun.current.withValue(self.runs) {
                     await Self.runningCheck.withValue(parks ? (self, index, done) : nil) {
-                        await self.checkAsync(index, isolation: self.items[index].entry?.spec.factory.isolation.actor)
+                        await self.checkAsync(index, isolation: actor)
                     }
                 }
                 done.signal()

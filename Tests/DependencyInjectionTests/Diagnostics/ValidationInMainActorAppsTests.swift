@@ -28,6 +28,9 @@ private final class Catalog: Sendable {}
 }
 /// Runs on any thread; needs a Sendable main-actor `Shared`, which prepare() makes first.
 private final class Header: Sendable { init(theme: Theme) {} }
+private protocol Client: AnyObject, Sendable {}
+private final class LiveClient: Client {}
+private final class LoggingClient: Client { init(_ inner: any Client) {} }
 private protocol Palette: AnyObject, Sendable {}
 @MainActor private final class MainActorPalette: Palette {}
 private final class Swatch: Sendable { init(palette: any Palette) {} }
@@ -148,6 +151,27 @@ private final class CatalogUser { init(catalog: Catalog) {} }
         let detached = await Task.detached { await registrations().validate() }.value
         for report in [offMain, detached] {
             #expect(report.isValid && report.validCount == 2, "\(report)")
+        }
+    }
+
+    /// A plain registration with a `@MainActor` decorator goes through main-actor code: it is
+    /// checked on the main actor, with the same answer whichever thread or actor validates.
+    @Test func aServiceWithAMainActorDecoratorHasTheSameAnswerEverywhere() async {
+        @Sendable func registrations() -> DIContainer {
+            let box = DIContainer()
+            box.register {
+                Shared(LiveClient() as Client)
+                Decorate(Client.self) { @MainActor client, _ in LoggingClient(client) }
+            }
+            return box
+        }
+        let offMain = await withCheckedContinuation { done in
+            Thread { done.resume(returning: registrations().validate()) }.start()
+        }
+        let detached = await Task.detached { await registrations().validate() }.value
+        let onMain = await MainActor.run { registrations().validate() }
+        for report in [offMain, detached, onMain] {
+            #expect(report.isValid && report.validCount == 1, "\(report)")
         }
     }
 
