@@ -5,6 +5,8 @@ import Dispatch
 ///
 /// The registrations are checked in four phases, so that each factory runs once and what one
 /// phase makes, the next finds made:
+/// 0. The closures of global actors that take no resolver (`{ @DatabaseActor in Database() }`),
+///    as in phase 2: what phase 1 needs of them is made.
 /// 1. Plain factories that cannot unwind (closures that take a resolver and do not throw), on
 ///    threads of the library's own: a nested `resolve()` that fails there parks the thread
 ///    (``parkAfterFailure(_:)``); what they need from an actor is tried again in phase 4.
@@ -50,6 +52,8 @@ final class ValidationProbe: @unchecked Sendable {
     /// What the probe thread running now has left, in order.
     private var pending: ArraySlice<Int> = []
     private let finished = DispatchSemaphore(value: 0)
+    /// When the checks on actors and of async factories give up (both of their phases).
+    private let deadline = DispatchTime.now() + .seconds(ValidationProbe.actorTimeout)
 
     /// A run of each run-only scope the registrations use, nested, bound while each check runs: its
     /// services exist only inside runs (see ``DIScope/requiresRun``).
@@ -107,8 +111,12 @@ final class ValidationProbe: @unchecked Sendable {
                 if factory.canUnwind { late.append(index) } else { early.append(index) }
             }
         }
+        // A global actor's closure without a resolver first (it needs no plain factory's service): what
+        // the plain ones that cannot unwind need of it is made, and their first try does not fail.
+        let actorClosures = onActors.filter { specs[$0].factory.isActorClosure }
+        checkInTasks(actorClosures)
         probeOnThreads(early)
-        checkInTasks(onActors)
+        checkInTasks(onActors.filter { !specs[$0].factory.isActorClosure })
         inRuns { Resolution.lock.withLock { for index in inline { check(index) } } }
         // What needed a service that an actor or an async factory had not made yet gets a second try.
         let retries = Resolution.lock.withLock {
@@ -169,9 +177,8 @@ final class ValidationProbe: @unchecked Sendable {
     }
 
     /// Checks `indices` one at a time, each in a task of its own, on its actor or awaiting its
-    /// factory, as `prepare()` would; gives up on the rest after ``actorTimeout`` seconds.
+    /// factory, as `prepare()` would; gives up on the rest at ``deadline``, ``actorTimeout`` seconds in.
     private func checkInTasks(_ indices: [Int]) {
-        let deadline = DispatchTime.now() + .seconds(Self.actorTimeout)
         for index in indices {
             // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
             // The actor its value needs (its factory's, or a decorator's or action's), if any.

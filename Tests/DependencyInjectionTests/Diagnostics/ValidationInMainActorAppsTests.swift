@@ -221,6 +221,23 @@ private final class CatalogUser { init(catalog: Catalog) {} }
         #expect(made.value == 1)
     }
 
+    /// The same with a closure that does not throw, whose failing first try would park a thread
+    /// for good on every call (and past the cap of 64, leave it unchecked): it runs once, valid.
+    @Test func aNonThrowingClosureNeedingAGlobalActorServiceRunsOnce() async {
+        let made = MadeCount()
+        let box = DIContainer()
+        box.register {
+            Shared { @LedgerActor in Ledger() }
+            Shared { resolve in
+                made.increment()
+                return Bookkeeper(ledger: resolve())
+            }
+        }
+        let report = await box.validate()
+        #expect(report.isValid && report.validCount == 2, "\(report)")
+        #expect(made.value == 1)
+    }
+
     @Test func aNewNeededByTwoRegistrationsIsMadeOncePerValidate() async {
         let made = MadeCount()
         let box = DIContainer()
