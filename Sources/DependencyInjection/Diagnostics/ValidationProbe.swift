@@ -3,7 +3,7 @@ import Dispatch
 /// One `validate()`: every registration of a throwaway copy checked once, where its factory may
 /// run, as the app runs after `prepare()` (docs/Design.md, "validate()").
 ///
-/// The registrations are checked in four phases, so that each factory runs once and what one
+/// The registrations are checked in five phases, so that each factory runs once and what one
 /// phase makes, the next finds made:
 /// 0. The closures of global actors that take no resolver (`{ @DatabaseActor in Database() }`),
 ///    as in phase 2: what phase 1 needs of them is made.

@@ -423,6 +423,12 @@ struct RegistrationSpec {
         if isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
         // A function as the service is almost always an initializer registered whole.
         if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
+        // An eager one is made by its register call, which has no arguments to give.
+        if entry.spec.isEager, entry.spec.factory.takesArguments {
+            let expected = Factory.describeArguments(entry.spec.factory.argumentType)
+            return ResolutionError(reason: .argumentMismatch(expected: expected, received: "no arguments"), key: key)
+                .with { $0.isEager = true }
+        }
         // A main-actor service may conform through a main-actor-isolated conformance, which a cast
         // off the main actor does not see: there it is checked when resolved, on the main actor.
         if case .mainActor = entry.spec.factory.isolation, !MainActorCheck.isOnMainActor { return nil }

@@ -103,6 +103,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var thrower = Thrower.factory
         /// A cycle through an async factory, which no `onResolve` action can break.
         var isAsyncCycle = false
+        /// For an argument mismatch: an `eager()` registration, which its register call makes without arguments.
+        var isEager = false
     }
 
     /// The user's code that threw, for ``Reason/factoryFailed``.
@@ -318,6 +320,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
+        case .argumentMismatch where details.isEager:
+            "remove .eager() (the register call has no arguments to give it), or register a factory that takes none."
         case .argumentMismatch("no arguments", _):
             "resolve it without arguments: DIContainer.resolve(\(request))."
         case .argumentMismatch where details.existentialArgument != nil:

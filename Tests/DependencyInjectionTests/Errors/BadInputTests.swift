@@ -185,6 +185,21 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect((try? container.tryResolve(Router.self)) == nil)
     }
 
+    /// An `eager()` registration whose factory takes arguments cannot be made by the register call:
+    /// refused, with the fix that works (resolving with arguments cannot make a registration succeed).
+    @Test func anEagerRegistrationThatTakesArgumentsIsRefusedWithTheFix() throws {
+        let container = makeContainer()
+        let before = Snapshot(container)
+        let error = try #require(
+            failure {
+                try container.tryRegister(Shared { (_: Resolver, id: String) in ConcreteViewModel(id: id) }.eager())
+            })
+        #expect(error.reason == .argumentMismatch(expected: "(String)", received: "no arguments"))
+        #expect(error.description.contains("remove .eager()"), "\(error)")
+        #expect(!error.description.contains("resolve(ConcreteViewModel.self) {"), "\(error)")
+        #expect(Snapshot(container) == before)
+    }
+
     @Test func registeringAnOptionalTypeIsRefused() throws {
         let container = makeContainer()
         let before = Snapshot(container)
