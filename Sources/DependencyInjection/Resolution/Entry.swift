@@ -176,7 +176,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
 
     /// Why it cannot be had here: a `Scoped` one of a run-only scope, outside every live run of it.
     var runRequired: ResolutionError.Reason? {
-        guard lifetime == .scoped, let scope = spec.scope, scope.requiresRun, ScopeRun.innermost(of: scope) == nil
+        guard lifetime == .scoped, let scope = spec.scope, scope.requiresRun, scopeRun == nil
         else { return nil }
         return .scopeRunRequired(scope: scope.name)
     }

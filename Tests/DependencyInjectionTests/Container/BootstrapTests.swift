@@ -29,27 +29,15 @@ private final class NeverRegistered {}
     /// and so fails once before the main actor retries it) drops what it made, not the eager
     /// instances the registrations made.
     @Test func aFailedFirstResolveKeepsTheEagerInstancesRegisterDependenciesMade() {
-        let made = Guarded(0)
-        DIContainer.shared.withOverrides {
-        } operation: {
-            DIContainer.reset()
-            BootstrapExtra.current.withValue(eagerModule(counting: made)) {
-                #expect(throws: ResolutionError.self) { try DIContainer.tryResolve(NeverRegistered.self) }
-            }
-            #expect(made.current == 1, "made by registerDependencies()")
-            _ = DIContainer.resolve(EagerService.self)
-            #expect(made.current == 1, "kept, not made again")
+        expectEagerInstanceKept { _ in
+            #expect(throws: ResolutionError.self) { try DIContainer.tryResolve(NeverRegistered.self) }
         }
     }
 
     /// The same when the first use is a failed resolve inside another container's factory, which
     /// catches it and goes on.
     @Test func aFailedFirstResolveInsideAFactoryKeepsTheEagerInstancesRegisterDependenciesMade() {
-        let made = Guarded(0)
-        DIContainer.shared.withOverrides {
-        } operation: {
-            DIContainer.reset()
-            let copy = DIContainer.current
+        expectEagerInstanceKept { copy in
             let box = DIContainer()
             box.register {
                 New { _ -> Engine in
@@ -57,30 +45,35 @@ private final class NeverRegistered {}
                     return Engine()
                 }
             }
-            BootstrapExtra.current.withValue(eagerModule(counting: made)) { _ = box.resolve(Engine.self) }
-            _ = DIContainer.resolve(EagerService.self)
-            #expect(made.current == 1, "kept, not made again")
+            _ = box.resolve(Engine.self)
         }
     }
 
     /// The same when the resolution that first reached it (inside another container's factory) then
     /// fails as a whole: registerDependencies() was not part of it, and what it made stays.
     @Test func aResolutionThatFailsAfterReachingSharedFirstKeepsTheEagerInstances() {
+        expectEagerInstanceKept { copy in
+            let box = DIContainer()
+            box.register {
+                New { _ -> Engine in
+                    _ = try copy.tryResolve(Greeting.self)
+                    throw Offline()
+                }
+            }
+            #expect(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
+        }
+    }
+
+    /// In a copy of `shared` whose `registerDependencies()` is due again and registers an eager
+    /// service too, runs `firstUse` (given the copy); then expects the eager instance made once,
+    /// by `registerDependencies()`, and kept.
+    private func expectEagerInstanceKept(afterFirstUse firstUse: (DIContainer) -> Void) {
         let made = Guarded(0)
         DIContainer.shared.withOverrides {
         } operation: {
             DIContainer.reset()
             let copy = DIContainer.current
-            let box = DIContainer()
-            box.register {
-                New { resolve -> Engine in
-                    _ = try copy.tryResolve(Greeting.self)
-                    throw Offline()
-                }
-            }
-            BootstrapExtra.current.withValue(eagerModule(counting: made)) {
-                #expect(throws: ResolutionError.self) { try box.tryResolve(Engine.self) }
-            }
+            BootstrapExtra.current.withValue(eagerModule(counting: made)) { firstUse(copy) }
             #expect(made.current == 1, "made by registerDependencies()")
             _ = DIContainer.resolve(EagerService.self)
             #expect(made.current == 1, "kept, not made again")

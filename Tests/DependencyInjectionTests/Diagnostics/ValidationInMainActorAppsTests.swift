@@ -51,6 +51,19 @@ private final class MadeCount: @unchecked Sendable {
 private final class Bookkeeper { init(ledger: Ledger) {} }
 private final class CatalogUser { init(catalog: Catalog) {} }
 
+/// The reports of `validate()` for a container `registrations` makes afresh each time: on a thread
+/// of its own, awaited in a detached task, and synchronously on the main actor.
+private func reportsOnEveryThread(
+    _ registrations: @escaping @Sendable () -> DIContainer
+) async -> [ValidationReport] {
+    let offMain = await withCheckedContinuation { done in
+        Thread { done.resume(returning: registrations().validate()) }.start()
+    }
+    let detached = await Task.detached { await registrations().validate() }.value
+    let onMain = await MainActor.run { registrations().validate() }
+    return [offMain, detached, onMain]
+}
+
 @Suite(.timeLimit(.minutes(1))) struct ValidationInMainActorAppsTests {
     private func expectReportsMissingEngine(_ report: ValidationReport) {
         let problem = report.problems.first { $0.registration == "RecommendationBanner" }
@@ -124,12 +137,7 @@ private final class CatalogUser { init(catalog: Catalog) {} }
     }
 
     @Test func aServiceNeedingASendableMainActorSharedIsValidOnEveryThread() async {
-        let offMain = await withCheckedContinuation { done in
-            Thread { done.resume(returning: headerRegistrations().validate()) }.start()
-        }
-        let detached = await Task.detached { await headerRegistrations().validate() }.value
-        let onMain = await MainActor.run { headerRegistrations().validate() }
-        for report in [offMain, detached, onMain] {
+        for report in await reportsOnEveryThread({ headerRegistrations() }) {
             #expect(report.isValid && report.validCount == 2, "\(report)")
         }
     }
@@ -145,11 +153,7 @@ private final class CatalogUser { init(catalog: Catalog) {} }
             }
             return box
         }
-        let offMain = await withCheckedContinuation { done in
-            Thread { done.resume(returning: registrations().validate()) }.start()
-        }
-        let detached = await Task.detached { await registrations().validate() }.value
-        for report in [offMain, detached] {
+        for report in await reportsOnEveryThread(registrations) {
             #expect(report.isValid && report.validCount == 2, "\(report)")
         }
     }
@@ -165,12 +169,7 @@ private final class CatalogUser { init(catalog: Catalog) {} }
             }
             return box
         }
-        let offMain = await withCheckedContinuation { done in
-            Thread { done.resume(returning: registrations().validate()) }.start()
-        }
-        let detached = await Task.detached { await registrations().validate() }.value
-        let onMain = await MainActor.run { registrations().validate() }
-        for report in [offMain, detached, onMain] {
+        for report in await reportsOnEveryThread(registrations) {
             #expect(report.isValid && report.validCount == 1, "\(report)")
         }
     }
@@ -179,13 +178,8 @@ private final class CatalogUser { init(catalog: Catalog) {} }
     /// conformance may be isolated there), even after `prepare()`: a plain factory that needs it is
     /// an isolation conflict, whichever thread or actor validates.
     @Test func aServiceNeedingAMainActorSharedThroughAnAliasIsAConflictOnEveryThread() async {
-        let offMain = await withCheckedContinuation { done in
-            Thread { done.resume(returning: paletteRegistrations().validate()) }.start()
-        }
-        let detached = await Task.detached { await paletteRegistrations().validate() }.value
-        let onMain = await MainActor.run { paletteRegistrations().validate() }
-        let awaitedOnMain = await paletteRegistrations().validate()
-        for report in [offMain, detached, onMain, awaitedOnMain] {
+        let awaited = await paletteRegistrations().validate()
+        for report in await reportsOnEveryThread({ paletteRegistrations() }) + [awaited] {
             guard report.problems.count == 1,
                 case .isolationConflict(let registration, let dependency) = report.problems[0].error.reason
             else {

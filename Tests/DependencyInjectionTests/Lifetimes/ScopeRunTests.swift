@@ -85,15 +85,8 @@ private final class Gate: Sendable {
     /// An async factory of a run-only scope, slow in one run (a request), makes another run's
     /// instance meanwhile: concurrent runs never share an instance, nor wait for each other's.
     @Test func concurrentRunsDoNotWaitForEachOthersAsyncFactory() async throws {
-        let box = DIContainer()
         let (gate, runs) = (AsyncGate(), RunCount())
-        box.register {
-            Scoped(.job) { _ async -> AsyncJob in
-                let run = runs.increment()
-                if run == 1 { await gate.pass() }
-                return AsyncJob(number: run)
-            }
-        }
+        let box = asyncJobContainer(gate: gate, runs: runs)
         let slow = Task { try await box.withScope(.job) { try await box.resolveAsync(AsyncJob.self) } }
         await gate.firstArrival()
         let fast = Task { try await box.withScope(.job) { try await box.resolveAsync(AsyncJob.self) } }
@@ -105,15 +98,8 @@ private final class Gate: Sendable {
 
     /// `releaseInstances(in:)` leaves a run's instances alone, also one its async factory is making.
     @Test func releasingTheScopeWhileARunMakesItsInstanceKeepsItForTheRun() async throws {
-        let box = DIContainer()
         let (gate, runs) = (AsyncGate(), RunCount())
-        box.register {
-            Scoped(.job) { _ async -> AsyncJob in
-                let run = runs.increment()
-                await gate.pass()
-                return AsyncJob(number: run)
-            }
-        }
+        let box = asyncJobContainer(gate: gate, runs: runs)
         let (first, second) = try await box.withScope(.job) { () async throws -> (AsyncJob, AsyncJob) in
             async let first = box.resolveAsync(AsyncJob.self)
             await gate.firstArrival()
@@ -123,6 +109,20 @@ private final class Gate: Sendable {
         }
         #expect(first === second)
         #expect(runs.count == 1)
+    }
+
+    /// A container whose async `Scoped(.job)` factory counts its runs in `runs`, numbers each
+    /// instance by its run, and waits at `gate` in its first run.
+    private func asyncJobContainer(gate: AsyncGate, runs: RunCount) -> DIContainer {
+        let box = DIContainer()
+        box.register {
+            Scoped(.job) { _ async -> AsyncJob in
+                let run = runs.increment()
+                if run == 1 { await gate.pass() }
+                return AsyncJob(number: run)
+            }
+        }
+        return box
     }
 
     @Test func aTaskThatOutlivesItsRunGetsTheContainersInstanceOfAnOrdinaryScope() async {
