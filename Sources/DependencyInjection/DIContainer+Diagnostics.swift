@@ -4,7 +4,9 @@ extension DIContainer {
     ///     let report = DIContainer.validate()
     ///     print(report)          // readable in a terminal
     ///     assert(report.isValid)
-    public static func validate() -> ValidationReport { current.validate() }
+    public static func validate(isolation: isolated (any Actor)? = #isolation) -> ValidationReport {
+        current.validate()
+    }
 
     /// Resolves every registration of ``current`` in a throwaway copy, awaiting what needs an
     /// actor, and reports what failed: the form to use in tests and async code.
@@ -19,11 +21,11 @@ extension DIContainer {
     /// the caller's actor: main-actor factories run on the main actor, global-actor ones on their
     /// actor, async ones are awaited, the others run on threads of the library's own.
     ///
-    /// It checks what ``validate()-8xmlh`` checks; on the main actor it also checks what
+    /// It checks what ``validate(isolation:)-swift.method`` checks; on the main actor it also checks what
     /// needs the main actor, which the synchronous form (blocking it) lists as not checked.
     public func validate() async -> ValidationReport {
         await withCheckedContinuation { finished in
-            DetachedThread.start { finished.resume(returning: self.validate(mainActorBlocked: false)) }
+            DetachedThread.start { finished.resume(returning: self.validate(blocking: .none)) }
         }
     }
 
@@ -47,14 +49,22 @@ extension DIContainer {
     /// is registered so far, and while it runs the library's lock is free, so another thread that
     /// resolves from ``shared`` meanwhile sees only those registrations.
     ///
+    /// Called on an actor (the main actor, a global actor, an actor's method), it blocks that actor
+    /// and never waits for it: its synchronous factories run inline, and what needs it otherwise (an
+    /// async factory of it, or a service that needs one) is listed as unchecked, naming
+    /// `await validate()`, which checks them.
+    ///
     /// It never crashes or hangs: a non-throwing factory whose nested `resolve()` fails is probed on
     /// a thread of the library's own, which reports the failure and parks for good (Swift cannot
     /// unwind through the factory); at most 64 such threads park per process, then such factories
     /// are listed as unchecked. Actors and async factories that do not finish within 10 seconds are
     /// listed as unchecked too. Run it in a test or at startup of a debug build, not on a hot path.
-    public func validate() -> ValidationReport { validate(mainActorBlocked: MainActorCheck.isOnMainActor) }
+    public func validate(isolation: isolated (any Actor)? = #isolation) -> ValidationReport {
+        validate(blocking: MainActorCheck.isOnMainActor ? .mainActor : .init(isolation))
+    }
 
-    private func validate(mainActorBlocked: Bool) -> ValidationReport {
+    /// `blocking`: the actor the caller runs on, which this call blocks until it returns.
+    private func validate(blocking: Factory.Isolation) -> ValidationReport {
         Self.settingAsideResolution {
             var copies: [ObjectIdentifier: Entry] = [:]
             let copy = isolatedCopy(copies: &copies, forValidation: true)
@@ -78,17 +88,17 @@ extension DIContainer {
                 }
                 return (entries, probed, items, registry.value.duplicates)
             }
-            let probe = ValidationProbe(copy: copy, items: items)
-            let outcomes = probe.run(probed, mainActorBlocked: mainActorBlocked).prefix(entries.count)
+            let probe = ValidationProbe(copy: copy, items: items, blocking: blocking)
+            let outcomes = probe.run(probed).prefix(entries.count)
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []
-            var validCount = 0
+            var resolved: [String] = []
             for (entry, outcome) in zip(entries, outcomes) {
                 switch outcome {
                 case .failed(let error)?: problems.append(.init(registration: entry.key.displayName, error: error))
                 case .unchecked(let reason)?:
                     unchecked.append(.init(registration: entry.key.displayName, reason: reason))
-                case .resolved?: validCount += 1
+                case .resolved?: resolved.append(entry.key.displayName)
                 case nil: break
                 }
             }
@@ -101,10 +111,12 @@ extension DIContainer {
                 }
                 return entries.flatMap(wiringProblems)
             }
-            // Reported once: a registration's isolation conflict is why its probe failed off the actor.
+            // Reported once: a registration's isolation conflict is why its probe failed off the actor;
+            // where its probe resolved (on the main thread) it is not counted as valid either.
             let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.registration))
             problems.removeAll { conflicted.contains($0.registration) && $0.error.reason.isIsolation }
             problems += wiring
+            let validCount = resolved.count { !conflicted.contains($0) }
             return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
         }
     }
@@ -167,7 +179,7 @@ extension DIContainer {
     ///     let dot = DIContainer.shared.dependencyGraph()   // then: dot -Tsvg graph.dot
     ///
     /// Edges are recorded while resolving, so the graph shows what has been resolved so far;
-    /// ``validate()-8xmlh`` resolves everything and so fills it in. An edge to an alias
+    /// ``validate(isolation:)-swift.method`` resolves everything and so fills it in. An edge to an alias
     /// points at the registration that serves it; one to `T?` points at `T`. A dependency that
     /// is not registered is drawn dashed.
     public func dependencyGraph() -> String {

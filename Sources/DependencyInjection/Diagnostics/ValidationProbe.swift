@@ -37,6 +37,9 @@ final class ValidationProbe: @unchecked Sendable {
     /// How to make a factory that cannot unwind checkable.
     static let fix =
         "to check it, write it with try resolve.tryResolve(), or register an initializer (Shared(Type.init))"
+    /// The actor the synchronous `validate()` checking in this task blocks: an async resolve here
+    /// never waits for it (see `DIContainer.provideAsync` and `MainActorHop`).
+    static let blockedActor = TaskLocal<(any Actor)?>(wrappedValue: nil)
     /// The async check running in this task, where a failure parks its thread (see `parkInTask`).
     static let runningCheck = TaskLocal<(probe: ValidationProbe, index: Int, done: DispatchSemaphore)?>(
         wrappedValue: nil)
@@ -59,8 +62,13 @@ final class ValidationProbe: @unchecked Sendable {
     /// services exist only inside runs (see ``DIScope/requiresRun``).
     private let runs: ScopeRun?
 
-    init(copy: DIContainer, items: [Item]) {
-        (self.copy, self.items, outcomes) = (copy, items, Array(repeating: nil, count: items.count))
+    /// The actor a synchronous `validate()` runs on and blocks (the main actor on the main thread),
+    /// never waited for: what needs it is listed as not checked.
+    private let blocking: Factory.Isolation
+
+    init(copy: DIContainer, items: [Item], blocking: Factory.Isolation) {
+        (self.copy, self.items, self.blocking) = (copy, items, blocking)
+        outcomes = Array(repeating: nil, count: items.count)
         let scopes = Set(items.compactMap { $0.entry?.spec.scope }.filter(\.requiresRun))
         runs = scopes.reduce(nil) { outer, scope in ScopeRun.current.withValue(outer) { ScopeRun(scope) } }
     }
@@ -70,9 +78,8 @@ final class ValidationProbe: @unchecked Sendable {
         try ScopeRun.current.withValue(runs, operation: body)
     }
 
-    /// Checks every registration (their specs, in order); `mainActorBlocked`: `validate()` runs
-    /// on the main actor and blocks it.
-    func run(_ specs: [RegistrationSpec], mainActorBlocked: Bool) -> [Outcome?] {
+    /// Checks every registration (their specs, in order).
+    func run(_ specs: [RegistrationSpec]) -> [Outcome?] {
         var (early, inline, onActors, late): ([Int], [Int], [Int], [Int]) = ([], [], [], [])
         for (index, spec) in specs.enumerated() {
             let factory = spec.factory
@@ -86,14 +93,15 @@ final class ValidationProbe: @unchecked Sendable {
                 outcomes[index] = .unchecked(
                     "it takes a resolver, does not throw and runs on \(factory.isolation.actorName!), where a failing "
                         + "resolve() can only trap (\(place)); " + Self.fix)
-            } else if mainActorBlocked, factory.isolation.actor == nil || factory.isolation.isMainActor,
-                factory.isAsync || factory.isolation.isMainActor || factory.canUnwind
+            } else if let blocked = blocking.actor,
+                factory.isolation.actor === blocked
+                    || blocking.isMainActor && factory.isolation.isNone && (factory.isAsync || factory.canUnwind)
             {
-                // Inline on the main thread: a plain factory too, which may wait for the main queue; an
-                // async one that is not another actor's may need the main actor at any await.
+                // Inline on the blocked actor; on the main thread a plain factory too, which may wait for
+                // the main queue, and an async one that is not another actor's may need it at any await.
                 if factory.isAsync {
                     outcomes[index] = .unchecked(
-                        "it may need the main actor, which this synchronous validate() is blocking (\(place)); "
+                        "it may need \(blockedName), which this synchronous validate() is blocking (\(place)); "
                             + "to check it, call await validate()")
                 } else {
                     inline.append(index)
@@ -117,27 +125,47 @@ final class ValidationProbe: @unchecked Sendable {
         checkInTasks(actorClosures)
         probeOnThreads(early)
         checkInTasks(onActors.filter { !specs[$0].factory.isActorClosure })
-        inRuns { Resolution.lock.withLock { for index in inline { check(index) } } }
+        inRuns { Resolution.lock.withLock { for index in inline { check(index, on: blocking.actor) } } }
         // What needed a service that an actor or an async factory had not made yet gets a second try.
         let retries = Resolution.lock.withLock {
             early.filter { if case .failed(let error)? = outcomes[$0] { error.waitsForAnActor } else { false } }
         }
         probeOnThreads(retries + late)
+        if blocking.actor != nil { Resolution.lock.withLock { uncheckWhatNeedsTheBlockedActor(specs) } }
         var run = runs
         while let ending = run { (run, _) = (ending.outer, ending.end()) }
         return Resolution.lock.withLock { outcomes }
     }
 
     /// Resolves each slot of registration `index` in the copy (its factory runs once: the copy keeps
-    /// what it makes). Lock held.
-    private func check(_ index: Int) {
+    /// what it makes), on `actor`, the one this thread runs on, if any. Lock held.
+    private func check(_ index: Int, on actor: (any Actor)? = nil) {
         do throws(ResolutionError) {
-            for key in items[index].keys { values.append(try items[index].container.provideHere(key)) }
+            for key in items[index].keys { values.append(try items[index].container.provideHere(key, on: actor)) }
             outcomes[index] = .resolved
         } catch {
             record(error, at: index)
         }
     }
+
+    /// A registration that failed only for want of what the blocked actor makes (a service of that
+    /// actor, or one listed as not checked for it) is listed as not checked too. Lock held.
+    private func uncheckWhatNeedsTheBlockedActor(_ specs: [RegistrationSpec]) {
+        for index in outcomes.indices {
+            guard case .failed(let error)? = outcomes[index], error.waitsForAnActor,
+                let needed = items.indices.first(where: { items[$0].keys.contains(error.key) })
+            else { continue }
+            let isUnchecked = if case .unchecked? = outcomes[needed] { true } else { false }
+            guard isUnchecked || specs[needed].factory.isolation.actor === blocking.actor else { continue }
+            outcomes[index] = .unchecked(
+                "it needs '\(error.typeName)', which it cannot get while this synchronous validate() blocks "
+                    + "\(blockedName) (registered at \(specs[index].fileID):\(specs[index].line)); to check "
+                    + "it, call await validate()")
+        }
+    }
+
+    /// The blocked actor, for messages.
+    private var blockedName: String { blocking.isMainActor ? "the main actor" : blocking.actorName ?? "its actor" }
 
     /// Records a failure; what needs the registration later fails at once (unless it only waited for an actor).
     private func record(_ error: ResolutionError, at index: Int) {
@@ -190,9 +218,11 @@ final class ValidationProbe: @unchecked Sendable {
             guard let parks else { continue }
             let done = DispatchSemaphore(value: 0)
             let operation: @Sendable () async -> Void = {
-                await ScopeRun.current.withValue(self.runs) {
-                    await Self.runningCheck.withValue(parks ? (self, index, done) : nil) {
-                        await self.checkAsync(index, isolation: actor)
+                await Self.blockedActor.withValue(self.blocking.actor) {
+                    await ScopeRun.current.withValue(self.runs) {
+                        await Self.runningCheck.withValue(parks ? (self, index, done) : nil) {
+                            await self.checkAsync(index, isolation: actor)
+                        }
                     }
                 }
                 done.signal()

@@ -1,4 +1,4 @@
-/// What ``DIContainer/validate()-4hp95`` found: every registration resolved once in
+/// What ``DIContainer/validate(isolation:)-swift.type.method`` found: every registration resolved once in
 /// a throwaway copy of the container.
 ///
 ///     let report = DIContainer.validate()

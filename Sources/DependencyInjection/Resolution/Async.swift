@@ -124,6 +124,10 @@ extension DIContainer {
             case .value(let value):
                 return value
             case .resolveOn(let actor):
+                // A synchronous `validate()` checking this blocks that actor: it would never come.
+                if let blocked = ValidationProbe.blockedActor.get(), blocked === actor {
+                    throw ResolutionError(reason: .notYetMade(actor: TypeName.of(type(of: actor))), key: key)
+                }
                 // Made on the actor its factory needs, and handed back like a freshly made value.
                 return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
             case .wait(let making):

@@ -642,7 +642,10 @@ enum MainActorHop {
         do {
             return try attempt()
         } catch {
-            guard error.details.asksForMainActor, !Resolution.lock.isHeldByCurrentThread else { throw error }
+            // Not for a synchronous `validate()`'s check: that validate() blocks the main actor.
+            guard error.details.asksForMainActor, !Resolution.lock.isHeldByCurrentThread,
+                !(ValidationProbe.blockedActor.get() is MainActor)
+            else { throw error }
             return try withoutActuallyEscaping(attempt) { onMainActor($0) }.get()
         }
     }
