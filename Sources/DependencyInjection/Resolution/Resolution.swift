@@ -465,14 +465,17 @@ extension DIContainer {
     }
 
     /// A main-actor service asked for off the main actor. A Sendable one asked for at top level (no
-    /// step in progress on this thread) is made on the main actor for the caller (see `MainActorHop`).
+    /// step in progress on this thread), or in a resolve an async factory's code made, is made on the
+    /// main actor for the caller, with that whole resolve (see `MainActorHop`).
     func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
         error(.mainActorRequired, for: requested).with { details in
             details.isSendable = entry.isSendable(as: requested)
             details.servedThrough = entry.servedThrough(as: requested)
             if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
+            // At top level, or anywhere in a resolve an async factory's code made: that resolve is
+            // made again on the main actor (`prepare()` makes async factories before main-actor ones).
             details.asksForMainActor =
-                canHop && details.isSendable && Resolution.state.frames.isEmpty
+                canHop && details.isSendable && (Resolution.state.frames.isEmpty || AsyncMaking.running != nil)
                 && Resolution.state.probe == nil
         }
     }

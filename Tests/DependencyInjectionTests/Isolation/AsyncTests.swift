@@ -456,8 +456,35 @@ private protocol PrivateAudit: Sendable {}
     init(database: ActorDatabase) { databaseID = database.id }
 }
 
+/// A Sendable main-actor service, a plain one that needs it (autowired), and an async one that
+/// needs that: the contract's `Shared { resolve async throws in … RemoteConfig.load(client: resolve()) }`.
+@MainActor final class StoreSettings: Sendable { init() { MainActor.preconditionIsolated() } }
+final class StoreClient: Sendable { init(settings: StoreSettings) {} }
+final class StoreFeed: Sendable { init(client: StoreClient) {} }
+
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncEdgeTests {
+    /// prepare() makes the async service before the main-actor one: its plain dependency's need is
+    /// met on the main actor for it, as for a top-level resolve, with a plain resolve() too.
+    @Test func prepareMakesAnAsyncServiceWhosePlainDependencyNeedsAMainActorShared() async throws {
+        for form in ["resolve()", "tryResolve()"] {
+            let box = DIContainer()
+            box.register {
+                Shared { @MainActor in StoreSettings() }
+                Shared(StoreClient.init)
+                if form == "resolve()" {
+                    Shared { resolve async in StoreFeed(client: resolve()) }
+                } else {
+                    Shared { resolve async throws in StoreFeed(client: try resolve.tryResolve()) }
+                }
+            }
+            let report = await box.validate()
+            #expect(report.isValid && report.validCount == 3, "\(form): \(report)")
+            try await box.prepare()
+            #expect((try? box.tryResolve(StoreFeed.self)) != nil, "\(form)")
+        }
+    }
+
     @Test func anAsyncValueThatIsNotItsAliasIsAnErrorAndIsNotKept() async throws {
         let box = DIContainer()
         try box.tryRegister(Shared({ _ async throws in RemoteConfig(version: 1) }, as: (any PrivateAudit).self))
