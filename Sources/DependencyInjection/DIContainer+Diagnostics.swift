@@ -143,8 +143,15 @@ extension DIContainer {
         }
         follow(entry, through: [])
         let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
+        // A conflict only through an alias of a main-actor Shared: the fix is to make it as the alias.
+        var throughAlias: (alias: String, implementation: String, lifetime: String)?
         for key in entry.state.dependencies where runsAnywhere {
             guard let their = lookup(key)?.1.entry else { continue }
+            if their.spec.lifetime == .shared, their.spec.factory.isolation.isMainActor,
+                let implementation = their.servedThrough(as: key)
+            {
+                throughAlias = (key.typeName, implementation, their.spec.writtenLifetime)
+            }
             // Off its actor, an actor's service is only ever a Shared one prepare() made (and, for the
             // main actor, Sendable as it is asked for: not through an alias, as at run time).
             let isolation = their.spec.factory.isolation
@@ -154,8 +161,12 @@ extension DIContainer {
                 reasons.append(.isolationConflict(registration: mine.summary, dependency: their.spec.summary))
             }
         }
-        return reasons.map {
-            .init(registration: entry.key.displayName, error: ResolutionError(reason: $0, key: entry.key))
+        return reasons.map { reason in
+            let error = ResolutionError(reason: reason, key: entry.key).with {
+                guard reason.isIsolationConflict, let throughAlias else { return }
+                ($0.conflictAlias, $0.servedThrough, $0.servedLifetime) = throughAlias
+            }
+            return .init(registration: entry.key.displayName, error: error)
         }
     }
 

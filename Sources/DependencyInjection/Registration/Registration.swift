@@ -409,10 +409,12 @@ struct RegistrationSpec {
         }
     }
 
+    /// The lifetime as a registration writes it: `Shared`, `New`, `Scoped(.session)`.
+    var writtenLifetime: String { lifetime.description + (scope.map { "(.\($0.name))" } ?? "") }
+
     /// `'Cache' (Shared, App/Deps.swift:12)`, with its actor if it has one: for messages naming two.
     var summary: String {
-        let lifetime = self.lifetime.description + (scope.map { "(.\($0.name))" } ?? "")
-        let traits = [lifetime, factory.isolation.actorName.map { "on \($0)" }, "\(fileID):\(line)"]
+        let traits = [writtenLifetime, factory.isolation.actorName.map { "on \($0)" }, "\(fileID):\(line)"]
         return "'\(key.displayName)' (\(traits.compactMap { $0 }.joined(separator: ", ")))"
     }
 

@@ -459,7 +459,10 @@ extension DIContainer {
                 actor == nil
                 ? .actorReleased(actor: name) : kept == nil ? .notYetMade(actor: name) : .notSendable(actor: name)
             throw error(reason, for: requested, underlying: kept == nil ? entry.state.preparationError : nil).with {
-                if case .notSendable = reason { $0.servedThrough = entry.servedThrough(as: requested) }
+                if case .notSendable = reason {
+                    $0.servedThrough = entry.servedThrough(as: requested)
+                    $0.servedLifetime = entry.spec.writtenLifetime
+                }
             }
         }
     }
@@ -471,6 +474,7 @@ extension DIContainer {
         error(.mainActorRequired, for: requested).with { details in
             details.isSendable = entry.isSendable(as: requested)
             details.servedThrough = entry.servedThrough(as: requested)
+            details.servedLifetime = entry.spec.writtenLifetime
             if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
             // At top level, or anywhere in a resolve an async factory's code made: that resolve is
             // made again on the main actor (`prepare()` makes async factories before main-actor ones).

@@ -88,6 +88,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var mainActorCode: String?
         /// For a main-actor service asked for through an `as:` alias: the type its factory makes.
         var servedThrough: String?
+        /// With `servedThrough`: the registration's lifetime as written (`Shared`, `New`, `Scoped(.session)`).
+        var servedLifetime = "Shared"
+        /// For an isolation conflict through an `as:` alias: the alias the registration asks for.
+        var conflictAlias: String?
         /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
         /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
@@ -344,8 +348,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "resolve it from main-actor code (e.g. a @MainActor function), or write \(details.mainActorCode ?? "") in "
                 + "nonisolated code (a Decorate takes a plain closure), so that it runs wherever the value is made."
         case .mainActorRequired where details.servedThrough != nil, .notSendable where details.servedThrough != nil:
-            "make the factory return it as that type, e.g. Shared { @\(servingActor.attribute) in \(details.servedThrough ?? "")() "
-                + "as \(typeName) } (a Sendable value made as '\(typeName)' is handed out anywhere), or resolve it on \(servingActor.name)."
+            "make the factory return it as that type, e.g. \(details.servedLifetime) { @\(servingActor.attribute) in "
+                + "\(details.servedThrough ?? "")() as \(typeName) }\(named) (a Sendable value made as '\(typeName)' is "
+                + "handed out anywhere), or resolve it on \(servingActor.name)."
         case .mainActorRequired where !details.isSendable:
             "resolve it from main-actor code (e.g. a @MainActor function), make '\(typeName)' Sendable (it is then "
                 + "made on the main actor and handed out anywhere), or register it in nonisolated code."
@@ -377,6 +382,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .lifetimeMismatch:
             "give the dependency a lifetime at least as long, make the registration as short-lived, "
                 + "or resolve the dependency where it is used instead of keeping it."
+        case .isolationConflict where details.conflictAlias != nil:
+            "make the dependency's factory return it as '\(details.conflictAlias ?? "")', e.g. "
+                + "\(details.servedLifetime) { @MainActor in \(details.servedThrough ?? "")() as \(details.conflictAlias ?? "") } "
+                + "(prepare() makes it; a Sendable value made as that type is handed out anywhere), isolate the registration's "
+                + "factory to the dependency's actor (Shared { @MainActor resolve in … }), or resolve it with try await resolveAsync."
         case .isolationConflict:
             "isolate the registration's factory to the dependency's actor (Shared { @MainActor resolve in … }), make "
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."

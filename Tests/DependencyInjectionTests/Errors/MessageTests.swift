@@ -16,6 +16,7 @@ private final class MessagesClient {}
 private final class MessagesFeed: Sendable { init(config: MessagesRemoteConfig) {} }
 protocol MessagesPalette: AnyObject, Sendable {}
 @MainActor final class MessagesMainPalette: MessagesPalette {}
+final class MessagesSwatch: Sendable { init(palette: any MessagesPalette) {} }
 @globalActor actor MessagesActor { static let shared = MessagesActor() }
 @MessagesActor final class MessagesActorPalette: MessagesPalette {}
 
@@ -130,6 +131,39 @@ protocol MessagesPalette: AnyObject, Sendable {}
         #expect(!message.contains("is not Sendable"), "\(message)")
         #expect(message.contains("through `as:` by 'MessagesMainPalette'"), "\(message)")
         #expect(message.contains("MessagesMainPalette() as "), "\(message)")
+    }
+
+    /// Applied literally, that fix replaces the registration that failed: its name and lifetime kept
+    /// (a named one is not joined by an unnamed one; a `New` is not told to become `Shared`).
+    @Test func theAliasFixKeepsTheRegistrationsNameAndLifetime() async throws {
+        let named = DIContainer()
+        named.register { Shared({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self).named("dark") }
+        try await named.prepare()
+        let namedError = await errorInDetachedTask {
+            _ = try named.tryResolve((any MessagesPalette).self, name: "dark")
+        }
+        let namedMessage = try #require(namedError).description
+        #expect(namedMessage.contains("Shared { @MainActor in MessagesMainPalette() as "), "\(namedMessage)")
+        #expect(namedMessage.contains(#"}.named("dark")"#), "\(namedMessage)")
+        let new = DIContainer()
+        new.register { New({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self) }
+        let newError = await errorInDetachedTask { _ = try new.tryResolve((any MessagesPalette).self) }
+        let newMessage = try #require(newError).description
+        #expect(newMessage.contains("New { @MainActor in MessagesMainPalette() as "), "\(newMessage)")
+    }
+
+    /// An isolation conflict through an alias of a Sendable main-actor `Shared`: the dependency
+    /// already is one, so the fix that works is to make it as the alias type.
+    @Test func anIsolationConflictThroughAnAliasGivesTheFixThatWorks() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self)
+            Shared { resolve in try MessagesSwatch(palette: resolve.tryResolve()) }
+        }
+        let report = await box.validate()
+        let message = try #require(report.problems.first, "\(report)").error.description
+        #expect(message.contains("Shared { @MainActor in MessagesMainPalette() as MessagesPalette }"), "\(message)")
+        #expect(!message.contains("make the dependency a Sendable Shared"), "\(message)")
     }
 
     /// The same for a global actor's factory.
