@@ -78,9 +78,7 @@ public struct Module: @unchecked Sendable {
     }
 
     private mutating func bind(to actor: any Actor) {
-        if let made = entry, !isSendable, !made.spec.isSendable, case .none = made.spec.factory.isolation,
-            !made.spec.factory.isAsync
-        {
+        if let made = entry, !isSendable, case .none = made.spec.factory.isolation, !made.spec.factory.isAsync {
             var spec = made.spec
             spec.factory.isolation = .init(actor)
             entry = Entry(spec)

@@ -23,11 +23,11 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     @usableFromInline var entry: Entry
 
     @usableFromInline
-    init(_ factory: Factory, aliasList: [AliasSpec], fileID: String, line: Int, isSendable: Bool = false) {
+    init(_ factory: Factory, aliasList: [AliasSpec], fileID: String, line: Int) {
         entry = Entry(
             RegistrationSpec(
-                type: Value.self, factory: factory, lifetime: Scope.lifetime, isSendable: isSendable,
-                aliases: aliasList, fileID: fileID, line: line))
+                type: Value.self, factory: factory, lifetime: Scope.lifetime, aliases: aliasList, fileID: fileID,
+                line: line))
     }
 
     /// The `as:` types, made where they are written (a generic caller passing the pack on would have
@@ -195,8 +195,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ) where Value: Sendable {
         var factory = Factory(isolation: .init(make.isolation), .async { _ in AnyBox.holding(await make()) })
         factory.isActorClosure = true
-        self.init(
-            factory, aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line, isSendable: true)
+        self.init(factory, aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 
     /// Registers an async factory: the instance is made by awaiting it.
@@ -215,7 +214,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        self.init(Factory(async: make), aliasList: [], fileID: fileID, line: line, isSendable: true)
+        self.init(Factory(async: make), aliasList: [], fileID: fileID, line: line)
     }
 
     /// Registers an async factory under other types too (see ``init(_:fileID:line:)``).
@@ -225,9 +224,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable {
-        self.init(
-            Factory(async: make), aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line,
-            isSendable: true)
+        self.init(Factory(async: make), aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 
     /// The same registration under a name; several names of one type coexist.
@@ -281,20 +278,14 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
 /// itself, and `Shared(RouterImpl.init)` picks `init()`. Not for use on its own.
 public protocol _ExpressionRegistration {
     associatedtype Value
-    /// Registers `make` (the expression form's designated initializer).
+    /// Registers `make`: ``Registration``'s form for a function without parameters, which the
+    /// expression form forwards to.
     init<each Alias>(
-        _expression make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int,
+        _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int,
         isolation: isolated (any Actor)?)
 }
 
-extension Registration: _ExpressionRegistration {
-    public init<each Alias>(
-        _expression make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String, line: Int,
-        isolation: isolated (any Actor)?
-    ) {
-        self.init(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
-    }
-}
+extension Registration: _ExpressionRegistration {}
 
 extension _ExpressionRegistration {
     /// Registers the value of an expression, evaluated when an instance is needed.
@@ -306,7 +297,7 @@ extension _ExpressionRegistration {
         _ make: @autoclosure @escaping () -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
-        self.init(_expression: make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
+        self.init(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
     }
 }
 
@@ -367,9 +358,6 @@ struct RegistrationSpec {
     var factory: Factory
     var lifetime: Lifetime
     var isEager = false
-    /// Whether its values are `Sendable`, where the registration's own initializer could tell (an
-    /// async or `@MainActor` one); a module marks the rest at install (`Entry.State.isSendable`).
-    var isSendable = false
     let aliases: [AliasSpec]
     /// What few registrations have, out of line (see ``RegistrationExtras``).
     fileprivate var extras: RegistrationExtras?
@@ -388,6 +376,11 @@ struct RegistrationSpec {
     }
 
     var key: Key { Key(type, name: name) }
+
+    /// Whether its values are `Sendable`, where the registration's own initializer could tell: an
+    /// async factory's (the async and global-actor initializers take only `Sendable` values); a
+    /// module marks the rest at install (`Entry.State.isSendable`).
+    var isSendable: Bool { factory.isAsync }
 
     /// Extras of its own, for another registration made from this one (a name) or another install of
     /// it (a module in two containers): a `withScope` run keeps an instance for each (see ``runKey``).

@@ -161,7 +161,6 @@ extension DIContainer {
                 return .wait(making)
             }
             let making = AsyncMaking(entry: entry, requested: key, asking: asking, in: owner)
-            making.isValidating = owner.registry.value.isValidationCopy
             // `Shared`, `Weak` and `Scoped` instances are made once at a time: later resolves wait for
             // this run (and a `Scoped` one in another run of its scope looks again, and makes its own).
             if entry.lifetime.keepsOne { entry.making = making }
@@ -307,8 +306,8 @@ private enum AsyncStep {
 /// it asks for know it, so that a cycle through async factories is an error, not a task waiting
 /// for itself.
 final class AsyncMaking: @unchecked Sendable {
-    // Unchecked: `entry`, `asking`, `waiters` and `isFinished` are read and written only with
-    // `Resolution.lock` held; `requested` and `owner` never change.
+    // Unchecked: `entry`, `asking` and `waiters` are read and written only with `Resolution.lock`
+    // held; `requested` and `owner` never change.
     /// The run whose factory code is running in this task, if any. A task the factory starts
     /// (`Task { }`) inherits it, and may outlive the run.
     static let current = TaskLocal<AsyncMaking?>(wrappedValue: nil)
@@ -323,10 +322,8 @@ final class AsyncMaking: @unchecked Sendable {
     /// Set for a run in a `validate()` copy: a property wrapper's failure in what its factory
     /// makes, which the run fails with once the factory returns (see `DIContainer.deferToValidation`).
     var failedInjection: ResolutionError?
-    var isValidating = false
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
-    private var isFinished = false
     /// The `Graph` instances of the synchronous resolves its factory makes: one set per run, as
     /// one synchronous resolve has.
     var graph: ResolutionState.GraphValues = [:]
@@ -343,6 +340,13 @@ final class AsyncMaking: @unchecked Sendable {
         guard Resolution.state.asyncRuns > 0, let run = current.get(), !run.isFinished else { return nil }
         return run
     }
+
+    /// Whether its factory runs in a `validate()` copy. Read while the run is in progress, when its
+    /// container is alive (the owner runs it, see `runAsyncFactory`). Lock held.
+    var isValidating: Bool { owner.weakContainer?.registry.value.isValidationCopy == true }
+
+    /// Over: `finish()` let go of its entry. Lock held.
+    private var isFinished: Bool { entry == nil }
 
     /// This run, the run that asked for it, and so on, while they run. Lock held.
     var chain: [AsyncMaking] { sequence(first: self) { $0.asking }.prefix { !$0.isFinished } }
@@ -378,7 +382,6 @@ final class AsyncMaking: @unchecked Sendable {
         // What it kept is released, and its waiters are woken, after the lock.
         let waiting = Resolution.lock.withLock { () -> [CheckedContinuation<Void, Never>] in
             guard !isFinished else { return [] }
-            isFinished = true
             Resolution.state.asyncRuns -= 1
             Resolution.state.asyncWaits.removeAll { $0.target === self }
             Resolution.lock.releaseAfterUnlock((entry, asking, graph))
