@@ -38,7 +38,10 @@ extension DIContainer {
         @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
         operation: () throws -> R
     ) rethrows -> R {
-        try overriddenCopy(overrides().bound(to: isolation)).activate(operation)
+        let copy = overriddenCopy(overrides().bound(to: isolation))
+        // Inside a factory the lock is held: the copy (and what it keeps) goes once it is let go.
+        defer { Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(copy) } }
+        return try copy.activate(operation)
     }
 
     /// Runs an async `operation` with an isolated copy of this container plus `overrides` as ``current``.

@@ -41,7 +41,21 @@ extension DIContainer {
             try Resolution.lock.withLock { () throws(ResolutionError) in
                 Resolution.noteCallSite(file, line)
                 let container = source.map(\.container) ?? currentLocked
+                // Reached through a weak reference: may be the last strong one; released after the lock.
+                defer { Resolution.lock.releaseAfterUnlock(container) }
                 let keys = container.allKeys(of: type)
+                // At top level off the main actor, one that will be made on the main actor for the caller
+                // (see `MainActorHop`) asks for it before any other is made: the attempt here is dropped,
+                // and the others' factories would run twice.
+                if Resolution.state.frames.isEmpty, !Resolution.state.isResolving, !MainActorCheck.isOnMainActor {
+                    for key in keys {
+                        guard let (owner, slot) = container.lookup(key), slot.entry.kept == nil,
+                            slot.entry.spec.factory.isolation.isMainActor, !slot.entry.spec.factory.isAsync
+                        else { continue }
+                        let error = owner.mainActorRequired(slot.entry, requested: key, canHop: true)
+                        if error.details.asksForMainActor { throw error }
+                    }
+                }
                 return try container.asOneResolution(isFrame: false) { () throws(ResolutionError) in
                     var values: [AnyBox] = []
                     do throws(ResolutionError) {

@@ -111,8 +111,10 @@ final class LazyStorage<Value>: @unchecked Sendable {
 
     func copy() -> LazyStorage {
         Resolution.lock.withLock {
-            LazyStorage(
-                container: isShared ? .shared : container, name: name, file: file, line: line, resolved: resolved)
+            let container = isShared ? .shared : container
+            // Read through a weak reference: this may be the last strong one; released after the lock.
+            Resolution.lock.releaseAfterUnlock(container)
+            return LazyStorage(container: container, name: name, file: file, line: line, resolved: resolved)
         }
     }
 
@@ -140,6 +142,8 @@ final class LazyStorage<Value>: @unchecked Sendable {
         if let resolved { return resolved }
         // From the current container when its own is gone (a strong reference while it resolves).
         let source = isShared ? DIContainer.shared : container ?? DIContainer.currentLocked
+        // Read through a weak reference: this may become the last strong one; released after the lock.
+        defer { if !isShared { Resolution.lock.releaseAfterUnlock(source) } }
         let value: Value = DIContainer.unbox(try source.resolveLocked(Key(Value.self, name: name), .none))
         resolved = value
         // Read inside a resolution that may still fail: forgotten with what that resolution made.

@@ -64,12 +64,12 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// isolation) it only ever runs on the main actor; written in nonisolated code (a
     /// `registerDependencies()`, a global `Module`, a `nonisolated` function) it runs on any thread.
     @inlinable @inline(__always)
-    public init<each Alias>(
-        _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
+    public init<Failure: Error, each Alias>(
+        _ make: @escaping () throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            sync: { _, _ in AnyBox.holding(make()) }, canUnwind: true, isolation: isolation,
+            sync: { _, _ in AnyBox.holding(try make()) }, canUnwind: true, isolation: isolation,
             aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 

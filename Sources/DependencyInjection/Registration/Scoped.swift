@@ -19,8 +19,8 @@ extension Registration where Scope == ScopedLifetime {
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)) }
 
     /// Registers a function without parameters, typically an initializer, in `scope`.
-    public init<each Alias>(
-        _ scope: DIScope, _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type,
+    public init<Failure: Error, each Alias>(
+        _ scope: DIScope, _ make: @escaping () throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)) }
 

@@ -151,6 +151,9 @@ extension DIContainer {
     ) throws(ResolutionError) -> AsyncStep {
         guard let (owner, slot) = lookup(key) else { return .value(try provideHere(key, on: caller)) }
         let entry = slot.entry
+        // A `Graph` value the async factory run asking made already (kept in the run, not in a resolution).
+        let inRun = entry.lifetime == .graph && asking?.graph[ObjectIdentifier(entry)] != nil
+        if inRun { return .value(try provideHere(key, on: caller)) }
         let isKept = entry.kept != nil
         if case .async(let make) = entry.spec.factory.make, !isKept {
             if let reason = entry.runRequired { throw error(reason, for: key) }
@@ -284,6 +287,10 @@ extension DIContainer {
             let keeps = isCurrent || !slot.entry.lifetime.keepsOne
             let value = try Self.call(
                 { _, _ in try result.get() }, Resolver(self), (), key: making.requested, in: self)
+            // Its decorators run as a step of its entry, as a synchronous one's do (so they may not
+            // change this container, and what they resolve is an edge of it).
+            Resolution.state.frames.append(.init(self, entry: slot.entry, requested: making.requested))
+            defer { _ = Resolution.state.frames.removeLast() }
             let kept = try keepMade(value, of: slot.entry, requested: making.requested, keeping: keeps)
             return try converted(kept, to: slot.alias, of: slot.entry, requested: making.requested)
         }

@@ -157,7 +157,12 @@ extension DIContainer {
                 }
                 // `shared`, where it is current (it is never deallocated).
                 if source == nil, !Resolution.state.anyTaskBinding { return try resolve(in: Unretained(shared)) }
-                return try (source.map(\.container) ?? currentLocked).resolveLocked(key, arguments)
+                guard let source else { return try currentLocked.resolveLocked(key, arguments) }
+                // A resolver's container is reached through a weak reference: this strong one may become
+                // the last (its owner let go meanwhile, on another thread); released after the lock.
+                let container = source.container
+                defer { Resolution.lock.releaseAfterUnlock(container) }
+                return try container.resolveLocked(key, arguments)
             }
         }
     }
@@ -588,7 +593,10 @@ extension DIContainer {
             next += 1
             try action().get()
         }
-        AsyncMaking.running?.graph = Resolution.state.graphValues
+        // The run's set as it was goes after the lock: a value this resolution replaced in it may be its last holder.
+        if let run = AsyncMaking.running {
+            Resolution.lock.releaseAfterUnlock(exchange(&run.graph, with: Resolution.state.graphValues))
+        }
         // The kept entries, taken out one by one (so that `made` keeps its storage): one that this
         // container or an ancestor still serves is released here (its table keeps it, and outlives
         // this call); any other (dropped by a reset meanwhile) goes after the lock.

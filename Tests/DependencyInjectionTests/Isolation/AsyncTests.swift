@@ -464,6 +464,24 @@ final class StoreFeed: Sendable { init(client: StoreClient) {} }
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncEdgeTests {
+    /// One `Graph` instance for everything one async factory run resolves, async or not.
+    @Test func anAsyncGraphIsOneInstancePerAsyncFactoryRun() async throws {
+        let box = DIContainer()
+        let same = Guarded<Bool?>(nil)
+        box.register {
+            Graph { _ async in AsyncEgg() }
+            Shared { _ async throws -> AsyncHen in
+                let first = try await box.resolveAsync(AsyncEgg.self)
+                let second = try await box.resolveAsync(AsyncEgg.self)
+                let third = box.resolve(AsyncEgg.self)
+                same.withLock { $0 = first === second && second === third }
+                return AsyncHen()
+            }
+        }
+        _ = try await box.resolveAsync(AsyncHen.self)
+        #expect(same.current == true)
+    }
+
     /// prepare() makes the async service before the main-actor one: its plain dependency's need is
     /// met on the main actor for it, as for a top-level resolve, with a plain resolve() too.
     @Test func prepareMakesAnAsyncServiceWhosePlainDependencyNeedsAMainActorShared() async throws {

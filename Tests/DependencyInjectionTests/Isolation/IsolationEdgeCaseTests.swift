@@ -72,8 +72,37 @@ extension DIScope {
     fileprivate static let adversarialRun = DIScope("adversarialRun")
 }
 
+private final class Loaded {
+    init() {}
+    init(throwing: Void) throws {}
+}
+private func load() throws -> Loaded { Loaded() }
+extension DIScope { fileprivate static let loading = DIScope("loading") }
+
 @Suite(.timeLimit(.minutes(2)))
 struct IsolationEdgeCaseTests {
+    /// A throwing closure without a resolver written in nonisolated code runs anywhere, like its
+    /// non-throwing twin (it was taken for a `@MainActor` one).
+    @Test func aThrowingClosureWithoutAResolverRunsOnAnyThread() {
+        let box = DIContainer()
+        box.register {
+            New { try load() }.named("closure")
+            Shared { try Loaded(throwing: ()) }.named("initializer")
+            Scoped(.loading) { try load() }.named("scoped")
+        }
+        for name in ["closure", "initializer", "scoped"] {
+            let outcome = onThread { () -> String in
+                do {
+                    _ = try box.tryResolve(Loaded.self, name: name)
+                    return "made"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            #expect(outcome == "made", "\(name)")
+        }
+    }
+
     // MARK: Non-Sendable values never leave their actor
 
     @Test func aModuleBuiltInAnActorMethodKeepsItsNonSendableValueOnTheActor() async {

@@ -25,7 +25,24 @@ private final class BillingCheckout {
     init(payments: Billing) { self.payments = payments }
 }
 
+private final class AsyncEngine: Sendable {}
+
 @Suite(.timeLimit(.minutes(1))) struct DecorateTests {
+    /// A decorator runs as a step of its service, async or not: it may not change that container.
+    @Test func aDecoratorOfAnAsyncServiceCannotRegisterInItsContainer() async throws {
+        let box = DIContainer()
+        let refused = Guarded<Bool?>(nil)
+        box.register {
+            Shared { _ async in AsyncEngine() }
+            Decorate(AsyncEngine.self) { engine, _ in
+                refused.withLock { $0 = (try? box.tryRegister { New(Engine()) }) == nil }
+                return engine
+            }
+        }
+        _ = try await box.resolveAsync(AsyncEngine.self)
+        #expect(refused.current == true)
+    }
+
     @Test func aDecoratorWrapsWhatTheRegistrationMakesAndMayResolve() {
         let box = DIContainer()
         box.register {

@@ -21,6 +21,29 @@ private final class Wired {}
 private final class FailsAfterLazyRead {}
 private struct Refused: Error {}
 private protocol UnrelatedToItsValue: AnyObject {}
+private final class Dropped: Sendable {}
+private final class DroppedHolder { @LazyInject var dropped: Dropped }
+
+/// A container whose `New` of `Dropped` lets another thread drop the last other reference to the
+/// container (`owner`'s) while it runs: the library's own reference is then the last one.
+private func containerDroppedWhileMaking(_ log: Guarded<[Bool]>, owner: Guarded<DIContainer?>) -> DIContainer {
+    let box = DIContainer()
+    box.register {
+        Shared(DeinitLockProbe(log))
+        New { resolve -> Dropped in
+            _ = resolve(DeinitLockProbe.self)
+            let dropped = DispatchSemaphore(value: 0)
+            Thread {
+                owner.withLock { $0 = nil }
+                dropped.signal()
+            }.start()
+            dropped.wait()
+            return Dropped()
+        }
+    }
+    owner.withLock { $0 = box }
+    return box
+}
 
 @Suite(.timeLimit(.minutes(1)))
 struct ReleaseOutsideTheLockTests {
@@ -114,6 +137,55 @@ struct ReleaseOutsideTheLockTests {
             for _ in 0..<5 { start.signal() }
             #expect(group.wait(timeout: .now() + 10) == .success)
         }
+    }
+
+    /// The container goes (with its instances) once the lock is let go, whichever way it was reached:
+    /// a lazy wrapper's weak reference, or a factory closure's.
+    @Test func aContainerDroppedWhileALazyReadResolvesIsReleasedAfterTheLock() {
+        let (log, owner) = (Guarded<[Bool]>([]), Guarded<DIContainer?>(nil))
+        let holder = containerDroppedWhileMaking(log, owner: owner).activate { DroppedHolder() }
+        _ = holder.dropped
+        #expect(log.current == [true], "released under the lock: \(log.current)")
+    }
+
+    @Test func aContainerDroppedWhileAFactoryClosureResolvesIsReleasedAfterTheLock() {
+        let (log, owner) = (Guarded<[Bool]>([]), Guarded<DIContainer?>(nil))
+        let make = containerDroppedWhileMaking(log, owner: owner).factory(Dropped.self)
+        _ = make()
+        #expect(log.current == [true], "released under the lock: \(log.current)")
+    }
+
+    /// A `withOverrides` copy made inside a factory goes after the lock, with what it keeps.
+    @Test func withOverridesInsideAFactoryReleasesItsCopyAfterTheLock() {
+        let box = DIContainer()
+        let log = Guarded<[Bool]>([])
+        box.register {
+            New { _ -> Dropped in
+                box.withOverrides {
+                    Shared(DeinitLockProbe(log)).eager()
+                } operation: {
+                }
+                return Dropped()
+            }
+        }
+        _ = box.resolve(Dropped.self)
+        #expect(log.current == [true], "released under the lock: \(log.current)")
+    }
+
+    /// A `Graph` value an async factory run made again (before the fix) was released under the lock.
+    @Test func anAsyncGraphValueOfAnAsyncRunIsReleasedAfterTheLock() async throws {
+        let box = DIContainer()
+        let log = Guarded<[Bool]>([])
+        box.register {
+            Graph { _ async in DeinitLockProbe(log) }
+            Shared { _ async throws -> Dropped in
+                _ = try await box.resolveAsync(DeinitLockProbe.self)
+                _ = try await box.resolveAsync(DeinitLockProbe.self)
+                return Dropped()
+            }
+        }
+        _ = try await box.resolveAsync(Dropped.self)
+        #expect(log.current == [true], "released under the lock: \(log.current)")
     }
 
     @Test func aLazyReadInsideAFailedResolutionKeepsNothingItDropped() throws {

@@ -10,7 +10,27 @@ private final class Analytics {
     @InjectAll var trackers: [Tracker]
 }
 
+private protocol Plugin: AnyObject, Sendable {}
+private final class PlainPlugin: Plugin {}
+@MainActor private final class MainActorPlugin: Plugin {}
+
 @Suite(.timeLimit(.minutes(1))) struct ResolveAllTests {
+    /// Off the main actor, one registration made on the main actor for the caller does not make
+    /// the others' factories run twice (the attempt that found it was dropped and run again there).
+    @Test func resolveAllOffTheMainActorRunsEachSharedFactoryOnce() {
+        let box = DIContainer()
+        let made = Guarded(0)
+        box.register {
+            Shared { () -> Plugin in
+                made.withLock { $0 += 1 }
+                return PlainPlugin()
+            }
+            Shared { @MainActor () -> Plugin in MainActorPlugin() }.named("main")
+        }
+        #expect(onThread { box.resolveAll(Plugin.self).count } == 2)
+        #expect(made.current == 1)
+    }
+
     private func trackers() -> DIContainer {
         let box = DIContainer()
         box.register {
