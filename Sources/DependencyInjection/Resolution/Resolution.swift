@@ -414,7 +414,9 @@ extension DIContainer {
                 throw error(.dependencyCycle(cycle: cycle), for: requested).with { $0.isAsyncCycle = true }
             }
             let actor = awaitsMainActor ? nil : entry.spec.factory.isolation.actorName
-            throw error(.notYetMade(actor: actor), for: requested, underlying: entry.state.preparationError)
+            throw error(.notYetMade(actor: actor), for: requested, underlying: entry.state.preparationError).with {
+                $0.isMadeByPrepare = entry.needsPreparing
+            }
         }
         if entry.state.isMaking { throw cycleError(reaching: entry, requested: requested) }
         // Validation: a registration whose check failed fails at once (each factory runs once per validate()).
@@ -468,6 +470,7 @@ extension DIContainer {
                     $0.servedThrough = entry.servedThrough(as: requested)
                     $0.servedLifetime = entry.spec.writtenLifetime
                 }
+                $0.isMadeByPrepare = entry.needsPreparing
             }
         }
     }
@@ -478,6 +481,7 @@ extension DIContainer {
     func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
         error(.mainActorRequired, for: requested).with { details in
             details.isSendable = entry.isSendable(as: requested)
+            details.isMadeByPrepare = entry.needsPreparing
             details.servedThrough = entry.servedThrough(as: requested)
             details.servedLifetime = entry.spec.writtenLifetime
             if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }

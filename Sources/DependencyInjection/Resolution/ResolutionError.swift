@@ -109,6 +109,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var isAsyncCycle = false
         /// For an argument mismatch: an `eager()` registration, which its register call makes without arguments.
         var isEager = false
+        /// For a service not made yet, or a main-actor one: whether `prepare()` makes it (a `Shared` one).
+        var isMadeByPrepare = true
     }
 
     /// The user's code that threw, for ``Reason/factoryFailed``.
@@ -355,8 +357,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "resolve it from main-actor code (e.g. a @MainActor function), make '\(typeName)' Sendable (it is then "
                 + "made on the main actor and handed out anywhere), or register it in nonisolated code."
         case .mainActorRequired where path.count > 1:
-            "make it first with try await DIContainer.prepare() (a Shared service is then kept and handed out "
-                + "anywhere), resolve '\(path[path.count - 2])' with try await DIContainer.resolveAsync(…), or "
+            (details.isMadeByPrepare
+                ? "make it first with try await DIContainer.prepare() (a Shared service is then kept and handed out "
+                    + "anywhere), " : "")
+                + "resolve '\(path[path.count - 2])' with try await DIContainer.resolveAsync(…), or "
                 + "make the factory of '\(path[path.count - 2])' @MainActor too."
         case .mainActorRequired:
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
@@ -369,6 +373,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .mutationDuringResolution:
             "register, reset or release instances before or after resolving, not inside a factory, "
                 + "onResolve or an initializer it runs."
+        case .notYetMade where !details.isMadeByPrepare:
+            "await it: resolve it with try await DIContainer.resolveAsync(\(request)) (prepare() makes only "
+                + "Shared services), or register it as Shared and call try await DIContainer.prepare() at startup."
         case .notYetMade:
             "await it first: call try await DIContainer.prepare() at startup, or resolve it with "
                 + "try await DIContainer.resolveAsync(\(request))."
@@ -378,7 +385,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .argumentInferredAsMetatype:
             "write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
         case .decoratedAlias(let implementation):
-            "register it as the decorated type, Shared(\(implementation)() as \(typeName)) (each of its other types then gets an instance of its own)."
+            "register it as the decorated type, Shared(\(implementation)() as \(typeName))\(named) (each of its other types then gets an instance of its own)."
         case .lifetimeMismatch:
             "give the dependency a lifetime at least as long, make the registration as short-lived, "
                 + "or resolve the dependency where it is used instead of keeping it."

@@ -17,6 +17,10 @@ private final class MessagesFeed: Sendable { init(config: MessagesRemoteConfig) 
 protocol MessagesPalette: AnyObject, Sendable {}
 @MainActor final class MessagesMainPalette: MessagesPalette {}
 final class MessagesSwatch: Sendable { init(palette: any MessagesPalette) {} }
+private final class MessagesMainSwatch: Sendable { init(palette: MessagesMainPalette) {} }
+private protocol MessagesRouter: AnyObject {}
+private final class MessagesRouterImpl: MessagesRouter {}
+private final class MessagesLoggingRouter: MessagesRouter { init(_ router: MessagesRouter) {} }
 @globalActor actor MessagesActor { static let shared = MessagesActor() }
 @MessagesActor final class MessagesActorPalette: MessagesPalette {}
 
@@ -164,6 +168,41 @@ final class MessagesSwatch: Sendable { init(palette: any MessagesPalette) {} }
         let message = try #require(report.problems.first, "\(report)").error.description
         #expect(message.contains("Shared { @MainActor in MessagesMainPalette() as MessagesPalette }"), "\(message)")
         #expect(!message.contains("make the dependency a Sendable Shared"), "\(message)")
+    }
+
+    /// prepare() makes only `Shared` services: the fix for an async or main-actor `New` that is not
+    /// made where it is needed does not send the reader there (it failed the same after prepare()).
+    @Test func aNewNotMadeWhereItIsNeededIsNotSentToPrepare() async throws {
+        let asyncNew = DIContainer()
+        asyncNew.register { New { _ async in MessagesRemoteConfig() } }
+        try await asyncNew.prepare()
+        let notYetMade = try #require(throws: ResolutionError.self) {
+            try asyncNew.tryResolve(MessagesRemoteConfig.self)
+        }
+        #expect(notYetMade.description.contains("prepare() makes only Shared services"), "\(notYetMade)")
+        #expect(
+            !notYetMade.description.contains("call try await DIContainer.prepare() at startup, or"), "\(notYetMade)")
+        let mainActorNew = DIContainer()
+        mainActorNew.register {
+            New { @MainActor in MessagesMainPalette() }
+            Shared { resolve in try MessagesMainSwatch(palette: resolve.tryResolve()) }
+        }
+        try await mainActorNew.prepare()
+        let error = await errorInDetachedTask { _ = try mainActorNew.tryResolve(MessagesMainSwatch.self) }
+        let message = try #require(error).description
+        #expect(message.contains("resolveAsync"), "\(message)")
+        #expect(!message.contains("DIContainer.prepare()"), "\(message)")
+    }
+
+    /// The fix for a decorated type served through `as:` keeps the registration's name.
+    @Test func theDecoratedAliasFixKeepsTheName() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(MessagesRouterImpl.init, as: MessagesRouter.self).named("x")
+            Decorate(MessagesRouter.self) { router, _ in MessagesLoggingRouter(router) }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(MessagesRouter.self, name: "x") }
+        #expect(error.description.contains(#"Shared(MessagesRouterImpl() as MessagesRouter).named("x")"#), "\(error)")
     }
 
     /// The same for a global actor's factory.
