@@ -168,7 +168,10 @@ public final class DIContainer: @unchecked Sendable {
             Resolution.state.failedInjection?.error ?? AsyncMaking.running?.failedInjection
         }
         guard let failure else {
-            fatalError("DependencyInjection: a property wrapper of an object that validate() dropped was read.")
+            fatalError(
+                "DependencyInjection: a property wrapper of type '\(TypeName.of(T.self))' was read in an object "
+                    + "that validate() made and dropped, its dependency missing (see the report's problems). "
+                    + "To fix, keep nothing a factory makes while validate() runs (the report is what it returns).")
         }
         fail(failure, file: #fileID, line: #line)
     }

@@ -12,9 +12,25 @@ final class NeedsMissing: @unchecked Sendable {
     init() {}
 }
 @globalActor actor ValidationActor { static let shared = ValidationActor() }
+/// What a factory kept past validate() (a mistake): its wrapper was left empty when validate() dropped it.
+nonisolated(unsafe) var keptPastValidation: NeedsMissing?
 
 var validateScenarios: [String: () -> Void] {
     [
+        // A factory keeps what it makes during validate() (a global), and it is read afterwards: the
+        // wrapper it left empty traps, naming its type and the fix.
+        "validateKeepsAnObjectWhoseWrapperFailed": {
+            let box = DIContainer()
+            box.register {
+                Shared { () -> NeedsMissing in
+                    let made = NeedsMissing()
+                    keptPastValidation = made
+                    return made
+                }
+            }
+            print(box.validate())
+            _ = keptPastValidation?.missing
+        },
         // An expression whose @Inject fails, validate() on the main thread (runs it inline).
         "validateOnMainThreadExpressionWithFailingInject": {
             let box = DIContainer()

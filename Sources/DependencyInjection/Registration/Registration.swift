@@ -101,12 +101,14 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     ///
     /// Disfavored, so that `Shared(RouterImpl.init)` picks `init()` where a type has both.
     @_disfavoredOverload
-    public init<First, each Rest, each Alias>(
-        _ make: @escaping (First, repeat each Rest) -> Value, as aliases: repeat (each Alias).Type,
+    public init<Failure: Error, First, each Rest, each Alias>(
+        _ make: @escaping (First, repeat each Rest) throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) {
         self.init(
-            { resolve in make(try resolve.tryResolve(First.self), repeat try resolve.tryResolve((each Rest).self)) },
+            { resolve in
+                try make(try resolve.tryResolve(First.self), repeat try resolve.tryResolve((each Rest).self))
+            },
             as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)
     }
 

@@ -31,8 +31,9 @@ extension Registration where Scope == ScopedLifetime {
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)) }
 
     /// Registers an initializer whose parameters are registered services, in `scope`.
-    public init<First, each Rest, each Alias>(
-        _ scope: DIScope, _ make: @escaping (First, repeat each Rest) -> Value, as aliases: repeat (each Alias).Type,
+    public init<Failure: Error, First, each Rest, each Alias>(
+        _ scope: DIScope, _ make: @escaping (First, repeat each Rest) throws(Failure) -> Value,
+        as aliases: repeat (each Alias).Type,
         fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)) }
 

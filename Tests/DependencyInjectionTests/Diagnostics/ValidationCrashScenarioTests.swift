@@ -22,6 +22,15 @@ import Testing
         #expect(run.stdout.contains("Missing") || run.stdout.contains("AppConfiguration"), "\(run.stdout)")
     }
 
+    /// An object validate() made and dropped, kept by its factory and read afterwards: nothing can be
+    /// returned, so it traps, with a message that names the wrapper's type and the fix.
+    @Test func aWrapperOfAnObjectValidateDroppedTrapsNamingItsType() async throws {
+        let run = try await TrapRun.run("validateKeepsAnObjectWhoseWrapperFailed", timeout: 30)
+        #expect(run.trapped, "\(run.stdout)")
+        #expect(run.stderr.contains("of type 'Missing'"), "\(run.stderr)")
+        #expect(run.stderr.contains("To fix, keep nothing a factory makes while validate() runs"), "\(run.stderr)")
+    }
+
     /// `Shared(NeedsMissing())` (its `@Inject var missing: Missing` is not registered), validate()
     /// on the main thread, as the example app does at launch: the expression runs inline.
     @Test func expressionWithFailingInjectValidatedOnTheMainThreadDoesNotCrash() async throws {

@@ -52,8 +52,31 @@ private final class TenParameters {
     }
 }
 
+/// An initializer that throws: autowired like any other, its error reported as the factory's.
+private final class Vault {
+    struct Locked: Error {}
+    init(log: Ledger, locked: Bool) throws { if locked { throw Locked() } }
+    convenience init(log: Ledger) throws { try self.init(log: log, locked: false) }
+}
+private final class LockedVault { init(log: Ledger) throws { throw Vault.Locked() } }
+extension DIScope { fileprivate static let vaults = DIScope("vaults") }
+
 @Suite(.timeLimit(.minutes(1)))
 struct AutowiringTests {
+    @Test func aThrowingInitializerIsAutowiredAndItsErrorIsTheFactorys() throws {
+        let box = DIContainer()
+        try box.tryRegister {
+            Shared(Ledger.init)
+            Shared(Vault.init(log:))
+            Shared(LockedVault.init)
+            Scoped(.vaults, Vault.init(log:)).named("scoped")
+        }
+        #expect(onThread { (try? box.tryResolve(Vault.self)) != nil } == true)
+        #expect(onThread { (try? box.tryResolve(Vault.self, name: "scoped")) != nil } == true)
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(LockedVault.self) }
+        #expect(error.reason == .factoryFailed && error.underlyingError is Vault.Locked, "\(error)")
+    }
+
     @Test func anInitializerWithTenParametersIsAutowired() throws {
         let box = DIContainer()
         box.register {
