@@ -145,6 +145,7 @@ extension DIContainer {
         let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
         // A conflict only through an alias of a main-actor Shared: the fix is to make it as the alias.
         var throughAlias: (alias: String, implementation: String, lifetime: String)?
+        var conflictActor: String?
         for key in entry.state.dependencies where runsAnywhere {
             guard let their = lookup(key)?.1.entry else { continue }
             if their.spec.lifetime == .shared, their.spec.factory.isolation.isMainActor,
@@ -159,11 +160,14 @@ extension DIContainer {
                 their.spec.lifetime != .shared || (isolation.isMainActor && !their.isSendable(as: key))
             {
                 reasons.append(.isolationConflict(registration: mine.summary, dependency: their.spec.summary))
+                conflictActor = isolation.actorName
             }
         }
         return reasons.map { reason in
             let error = ResolutionError(reason: reason, key: entry.key).with {
-                guard reason.isIsolationConflict, let throughAlias else { return }
+                guard reason.isIsolationConflict else { return }
+                $0.conflictActor = conflictActor ?? "MainActor"
+                guard let throughAlias else { return }
                 ($0.conflictAlias, $0.servedThrough, $0.servedLifetime) = throughAlias
             }
             return .init(registration: entry.key.displayName, error: error)

@@ -92,6 +92,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var servedLifetime = "Shared"
         /// For an isolation conflict through an `as:` alias: the alias the registration asks for.
         var conflictAlias: String?
+        /// For an isolation conflict: the dependency's actor.
+        var conflictActor = "MainActor"
         /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
         /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
@@ -233,6 +235,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .decorator: ("A Decorate of", "the Decorate")
         case .action: ("An onResolve action of", "the onResolve action")
         }
+    }
+
+    /// A registration isolated to the dependency's actor of an isolation conflict, as it can be written
+    /// (a global actor's closure that takes a resolver is an async one).
+    private var isolatedForm: String {
+        let actor = details.conflictActor
+        return actor == "MainActor" ? "Shared { @MainActor resolve in … }" : "Shared { @\(actor) resolve async in … }"
     }
 
     /// "is made by a @MainActor factory", or what main-actor code its value goes through.
@@ -393,9 +402,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "make the dependency's factory return it as '\(details.conflictAlias ?? "")', e.g. "
                 + "\(details.servedLifetime) { @MainActor in \(details.servedThrough ?? "")() as \(details.conflictAlias ?? "") } "
                 + "(prepare() makes it; a Sendable value made as that type is handed out anywhere), isolate the registration's "
-                + "factory to the dependency's actor (Shared { @MainActor resolve in … }), or resolve it with try await resolveAsync."
+                + "factory to the dependency's actor (\(isolatedForm)), or resolve it with try await resolveAsync."
         case .isolationConflict:
-            "isolate the registration's factory to the dependency's actor (Shared { @MainActor resolve in … }), make "
+            "isolate the registration's factory to the dependency's actor (\(isolatedForm)), make "
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
         case .duplicateRegistration:
             "remove one of them, or tell them apart with .named(\"…\")."

@@ -23,6 +23,8 @@ private final class MessagesRouterImpl: MessagesRouter {}
 private final class MessagesLoggingRouter: MessagesRouter { init(_ router: MessagesRouter) {} }
 @globalActor actor MessagesActor { static let shared = MessagesActor() }
 @MessagesActor final class MessagesActorPalette: MessagesPalette {}
+private final class MessagesLedger: Sendable {}
+private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
 
 @Suite(.timeLimit(.minutes(1))) struct MessageTests {
     @Test func misspeltNameSuggestsTheRegisteredNameNotRegisteringTheTypo() throws {
@@ -203,6 +205,26 @@ private final class MessagesLoggingRouter: MessagesRouter { init(_ router: Messa
         }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(MessagesRouter.self, name: "x") }
         #expect(error.description.contains(#"Shared(MessagesRouterImpl() as MessagesRouter).named("x")"#), "\(error)")
+    }
+
+    /// An isolation conflict with a global actor's service suggests the form that exists for that
+    /// actor (a closure taking a resolver there is async), and it checks valid as written.
+    @Test func anIsolationConflictWithAGlobalActorsServiceSuggestsAFormThatCompiles() async throws {
+        let box = DIContainer()
+        box.register {
+            New { @MessagesActor in MessagesLedger() }
+            Shared { resolve in try MessagesBook(ledger: resolve.tryResolve()) }
+        }
+        let report = await box.validate()
+        let message = try #require(report.problems.first, "\(report)").error.description
+        #expect(message.contains("(Shared { @MessagesActor resolve async in … })"), "\(message)")
+        let fixed = DIContainer()
+        fixed.register {
+            New { @MessagesActor in MessagesLedger() }
+            Shared { @MessagesActor resolve async in MessagesBook(ledger: resolve()) }
+        }
+        let fixedReport = await fixed.validate()
+        #expect(fixedReport.isValid, "\(fixedReport)")
     }
 
     /// The same for a global actor's factory.
