@@ -420,6 +420,9 @@ struct RegistrationSpec {
         if isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
         // A function as the service is almost always an initializer registered whole.
         if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
+        if entry.spec.lifetime == .scoped, entry.spec.scope == nil {
+            return ResolutionError(reason: .scopeMissing, key: key)
+        }
         // An eager one is made by its register call, which has no arguments to give.
         if entry.spec.isEager, entry.spec.factory.takesArguments {
             let expected = Factory.describeArguments(entry.spec.factory.argumentType)

@@ -55,6 +55,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case duplicateRegistration(first: String, second: String)
         /// A service of a run-only ``DIScope`` (`requiresRun`) was resolved outside a run of `scope`.
         case scopeRunRequired(scope: String)
+        /// A `Scoped` registration was written without its ``DIScope`` (`Scoped { … }`).
+        case scopeMissing
         /// A non-`Sendable` registration written in a method of an instance of `actor` (bound to
         /// that instance) was resolved after the instance was deinitialized.
         case actorReleased(actor: String)
@@ -222,6 +224,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .scopeRunRequired(let scope):
             "\(subject) is Scoped(.\(scope)), a scope that exists only inside runs of it, and was resolved "
                 + "outside any run of it (or after its run returned)."
+        case .scopeMissing:
+            "\(subject) is registered as Scoped without a scope, so it would be kept like a Shared service."
         case .actorReleased(let actor):
             "\(subject) is not Sendable and was registered in a method of \(actor), which makes it there; that "
                 + "\(actor) has been deinitialized."
@@ -411,6 +415,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .scopeRunRequired(let scope):
             "resolve it inside a run: DIContainer.withScope(.\(scope)) { … } (a task started in the run "
                 + "resolves it before the run returns), or give it an ordinary scope: DIScope(\"\(scope)\")."
+        case .scopeMissing:
+            "write its scope first, Scoped(.session) { … } (extension DIScope { static let session = "
+                + "DIScope(\"session\") }), or register it as Shared."
         case .actorReleased(let actor):
             "keep the \(actor) alive while its container resolves, make '\(typeName)' Sendable, or register it "
                 + "outside the actor (e.g. a nonisolated function)."

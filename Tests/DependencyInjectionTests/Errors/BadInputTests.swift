@@ -200,6 +200,21 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(Snapshot(container) == before)
     }
 
+    /// `Scoped` without its scope compiles (it shares `Shared`'s forms) and would be kept like a
+    /// `Shared` service: it is refused, with the form that has a scope.
+    @Test func aScopedRegistrationWithoutAScopeIsRefusedWithTheFix() throws {
+        let container = makeContainer()
+        let before = Snapshot(container)
+        let error = try #require(failure { try container.tryRegister(Scoped { Engine() }) })
+        #expect(error.reason == .scopeMissing)
+        #expect(
+            error.description == """
+                'Engine' is registered as Scoped without a scope, so it would be kept like a Shared service.
+                To fix, write its scope first, Scoped(.session) { … } (extension DIScope { static let session = DIScope("session") }), or register it as Shared.
+                """)
+        #expect(Snapshot(container) == before)
+    }
+
     @Test func registeringAnOptionalTypeIsRefused() throws {
         let container = makeContainer()
         let before = Snapshot(container)
