@@ -142,36 +142,30 @@ extension DIContainer {
             }
         }
         follow(entry, through: [])
+        var problems = reasons.map { ResolutionError(reason: $0, key: entry.key) }
         let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
-        // A conflict only through an alias of a main-actor Shared: the fix is to make it as the alias.
-        var throughAlias: (alias: String, implementation: String, lifetime: String)?
-        var conflictActor: String?
         for key in entry.state.dependencies where runsAnywhere {
             guard let their = lookup(key)?.1.entry else { continue }
-            if their.spec.lifetime == .shared, their.spec.factory.isolation.isMainActor,
-                let implementation = their.servedThrough(as: key)
-            {
-                throughAlias = (key.typeName, implementation, their.spec.writtenLifetime)
-            }
             // Off its actor, an actor's service is only ever a Shared one prepare() made (and, for the
             // main actor, Sendable as it is asked for: not through an alias, as at run time).
             let isolation = their.spec.factory.isolation
-            if isolation.actor != nil,
+            guard isolation.actor != nil,
                 their.spec.lifetime != .shared || (isolation.isMainActor && !their.isSendable(as: key))
-            {
-                reasons.append(.isolationConflict(registration: mine.summary, dependency: their.spec.summary))
-                conflictActor = isolation.actorName
-            }
+            else { continue }
+            let reason = ResolutionError.Reason.isolationConflict(
+                registration: mine.summary, dependency: their.spec.summary)
+            problems.append(
+                ResolutionError(reason: reason, key: entry.key).with {
+                    $0.conflictActor = isolation.actorName ?? "MainActor"
+                    // Only through an alias of a main-actor Shared: the fix is to make it as the alias.
+                    guard their.spec.lifetime == .shared, isolation.isMainActor,
+                        let implementation = their.servedThrough(as: key)
+                    else { return }
+                    ($0.conflictAlias, $0.servedThrough, $0.servedLifetime) =
+                        (key.typeName, implementation, their.spec.writtenLifetime)
+                })
         }
-        return reasons.map { reason in
-            let error = ResolutionError(reason: reason, key: entry.key).with {
-                guard reason.isIsolationConflict else { return }
-                $0.conflictActor = conflictActor ?? "MainActor"
-                guard let throughAlias else { return }
-                ($0.conflictAlias, $0.servedThrough, $0.servedLifetime) = throughAlias
-            }
-            return .init(registration: entry.key.displayName, error: error)
-        }
+        return problems.map { .init(registration: entry.key.displayName, error: $0) }
     }
 
     /// Every registration: type, name, lifetime, aliases, and where it was registered.

@@ -12,11 +12,24 @@ final class NeedsMissing: @unchecked Sendable {
     init() {}
 }
 @globalActor actor ValidationActor { static let shared = ValidationActor() }
+@globalActor actor HoldingActor { static let shared = HoldingActor() }
+final class MainServiceHolder: Sendable { init(service: MainOnlyService) {} }
 /// What a factory kept past validate() (a mistake): its wrapper was left empty when validate() dropped it.
 nonisolated(unsafe) var keptPastValidation: NeedsMissing?
 
 var validateScenarios: [String: () -> Void] {
     [
+        // The synchronous validate() on the main thread, a global actor's async factory calling the
+        // non-throwing resolve() of a Sendable main-actor Shared (the app makes it on the main actor).
+        "validateOnMainThreadGlobalActorFactoryResolvingAMainActorService": {
+            let box = DIContainer()
+            box.register {
+                Shared { @MainActor in MainOnlyService() }
+                Shared { @HoldingActor resolve async throws in MainServiceHolder(service: resolve()) }
+            }
+            MainActor.assumeIsolated { print(box.validate()) }
+            print("Missing")  // what expectNoCrash looks for: the report names nothing missing here
+        },
         // A factory keeps what it makes during validate() (a global), and it is read afterwards: the
         // wrapper it left empty traps, naming its type and the fix.
         "validateKeepsAnObjectWhoseWrapperFailed": {

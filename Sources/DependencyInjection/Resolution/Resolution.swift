@@ -118,9 +118,11 @@ extension DIContainer {
     @inlinable
     static func resolved<T>(
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
-        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0
+        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false
     ) throws(ResolutionError) -> T {
-        let value = try resolveBox(T.self, name: name, arguments, from: source, in: container, file: file, line: line)
+        let value = try resolveBox(
+            T.self, name: name, arguments, from: source, in: container, file: file, line: line,
+            trapsOnFailure: trapsOnFailure)
         return unbox(value)
     }
 
@@ -129,13 +131,13 @@ extension DIContainer {
     @usableFromInline
     static func resolveBox(
         _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?,
-        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0
+        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false
     ) throws(ResolutionError) -> AnyBox {
         // Each container is reached without retaining it where that is sound (see `Unretained`): a
         // container has a side table (for its weak references), so each retain and release of one
         // takes the runtime's slow path. `container` is the caller's, alive until this returns.
         let given = container.map(Unretained.init)
-        return try MainActorHop.resolving { () throws(ResolutionError) in
+        return try MainActorHop.resolving(trapsOnFailure: trapsOnFailure) { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
                 Resolution.noteCallSite(file, line)
                 let key = Key(type, name: name)
@@ -178,7 +180,8 @@ extension DIContainer {
         in container: DIContainer? = nil, file: StaticString, line: UInt
     ) -> T {
         do {
-            return try resolved(type, name: name, arguments, from: source, in: container, file: file, line: line)
+            return try resolved(
+                type, name: name, arguments, from: source, in: container, file: file, line: line, trapsOnFailure: true)
         } catch {
             fail(error, file: file, line: line)
         }
@@ -476,8 +479,8 @@ extension DIContainer {
     }
 
     /// A main-actor service asked for off the main actor. A Sendable one asked for at top level (no
-    /// step in progress on this thread), or in a resolve an async factory's code made, is made on the
-    /// main actor for the caller, with that whole resolve (see `MainActorHop`).
+    /// step in progress on this thread), or in a resolve an async factory's code made that kept
+    /// nothing yet, is made on the main actor for the caller, with that whole resolve (see `MainActorHop`).
     func mainActorRequired(_ entry: Entry, requested: Key, canHop: Bool) -> ResolutionError {
         error(.mainActorRequired, for: requested).with { details in
             details.isSendable = entry.isSendable(as: requested)
@@ -485,11 +488,11 @@ extension DIContainer {
             details.servedThrough = entry.servedThrough(as: requested)
             details.servedLifetime = entry.spec.writtenLifetime
             if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
-            // At top level, or anywhere in a resolve an async factory's code made: that resolve is
-            // made again on the main actor (`prepare()` makes async factories before main-actor ones).
-            details.asksForMainActor =
-                canHop && details.isSendable && (Resolution.state.frames.isEmpty || AsyncMaking.running != nil)
-                && Resolution.state.probe == nil
+            // At top level, or in a resolve an async factory's code made that kept nothing yet (no
+            // `Shared` is made twice): that resolve is made again on the main actor (`prepare()` makes
+            // async factories before main-actor ones).
+            let isWhole = Resolution.state.frames.isEmpty || AsyncMaking.running != nil && Resolution.state.madeNothing
+            details.asksForMainActor = canHop && details.isSendable && isWhole && Resolution.state.probe == nil
         }
     }
 
@@ -657,13 +660,16 @@ enum MainActorHop {
     /// Runs `attempt`; if it asks for the main actor, and this thread holds no lock the main actor
     /// would need, runs it again there, with this task's bindings, while this thread waits.
     @inline(__always)
-    static func resolving<R>(_ attempt: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
+    static func resolving<R>(
+        trapsOnFailure: Bool = false, _ attempt: () throws(ResolutionError) -> R
+    ) throws(ResolutionError) -> R {
         do {
             return try attempt()
         } catch {
-            // Not for a synchronous `validate()`'s check: that validate() blocks the main actor.
+            // Not for a synchronous `validate()`'s check, which blocks the main actor (its check fails
+            // and is listed as not checked), unless failing would trap (then it waits, as before).
             guard error.details.asksForMainActor, !Resolution.lock.isHeldByCurrentThread,
-                !(ValidationProbe.blockedActor.get() is MainActor)
+                trapsOnFailure || !(ValidationProbe.blockedActor.get() is MainActor)
             else { throw error }
             return try withoutActuallyEscaping(attempt) { onMainActor($0) }.get()
         }

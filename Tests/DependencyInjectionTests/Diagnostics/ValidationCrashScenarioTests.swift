@@ -22,6 +22,12 @@ import Testing
         #expect(run.stdout.contains("Missing") || run.stdout.contains("AppConfiguration"), "\(run.stdout)")
     }
 
+    /// The synchronous validate() on the main thread never ends the process: a global actor's
+    /// factory whose resolve() cannot fail without trapping waits for the main actor it blocks.
+    @Test func aGlobalActorFactoryResolvingAMainActorServiceValidatedOnTheMainThreadDoesNotCrash() async throws {
+        try await expectNoCrash("validateOnMainThreadGlobalActorFactoryResolvingAMainActorService")
+    }
+
     /// An object validate() made and dropped, kept by its factory and read afterwards: nothing can be
     /// returned, so it traps, with a message that names the wrapper's type and the fix.
     @Test func aWrapperOfAnObjectValidateDroppedTrapsNamingItsType() async throws {

@@ -24,6 +24,7 @@ private final class MessagesLoggingRouter: MessagesRouter { init(_ router: Messa
 @globalActor actor MessagesActor { static let shared = MessagesActor() }
 @MessagesActor final class MessagesActorPalette: MessagesPalette {}
 private final class MessagesLedger: Sendable {}
+private final class MessagesDesk: Sendable { init(palette: any MessagesPalette, ledger: MessagesLedger) {} }
 private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
 
 @Suite(.timeLimit(.minutes(1))) struct MessageTests {
@@ -225,6 +226,26 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         }
         let fixedReport = await fixed.validate()
         #expect(fixedReport.isValid, "\(fixedReport)")
+    }
+
+    /// Two isolation conflicts of one registration: each fix names its own dependency's actor and form.
+    @Test func twoIsolationConflictsEachGiveTheirOwnFix() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self)
+            New { @MessagesActor in MessagesLedger() }
+            Shared { resolve throws in
+                let ledger = (try? resolve.tryResolve(MessagesLedger.self)) ?? MessagesLedger()
+                return MessagesDesk(palette: try resolve.tryResolve(), ledger: ledger)
+            }
+        }
+        let report = await box.validate()
+        let ledger = report.problems.map(\.error.description).filter { $0.contains("'MessagesLedger'") }
+        #expect(ledger.count == 1, "\(report)")
+        for message in ledger {
+            #expect(!message.contains("as 'MessagesPalette'"), "\(message)")
+            #expect(message.contains("@MessagesActor resolve async in"), "\(message)")
+        }
     }
 
     /// The same for a global actor's factory.

@@ -461,9 +461,28 @@ private protocol PrivateAudit: Sendable {}
 @MainActor final class StoreSettings: Sendable { init() { MainActor.preconditionIsolated() } }
 final class StoreClient: Sendable { init(settings: StoreSettings) {} }
 final class StoreFeed: Sendable { init(client: StoreClient) {} }
+final class StoreJournal: Sendable { init(_ runs: Tally) { runs.increment() } }
+final class StoreDesk: Sendable { init(journal: StoreJournal, settings: StoreSettings) {} }
+final class StoreFront: Sendable { init(desk: StoreDesk) {} }
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncEdgeTests {
+    /// A resolve an async factory's code makes is made again on the main actor only if it kept
+    /// nothing yet: a `Shared` it completed is never made twice (it fails instead, as before).
+    @Test func aSharedMadeBeforeTheMainActorIsNeededIsMadeOnce() async throws {
+        let runs = Tally()
+        let box = DIContainer()
+        box.register {
+            Shared { @MainActor in StoreSettings() }
+            Shared { StoreJournal(runs) }
+            Shared { resolve throws in StoreDesk(journal: try resolve.tryResolve(), settings: try resolve.tryResolve())
+            }
+            Shared { resolve async throws in StoreFront(desk: try resolve.tryResolve()) }
+        }
+        _ = try? await box.resolveAsync(StoreFront.self)
+        #expect(runs.value == 1, "StoreJournal's factory ran \(runs.value) times")
+    }
+
     /// One `Graph` instance for everything one async factory run resolves, async or not.
     @Test func anAsyncGraphIsOneInstancePerAsyncFactoryRun() async throws {
         let box = DIContainer()
