@@ -39,8 +39,12 @@ extension DIContainer {
         operation: () throws -> R
     ) rethrows -> R {
         let copy = overriddenCopy(overrides().bound(to: isolation))
+        // Its instances go first, while it exists: a `deinit` that reads a lazy wrapper resolves from it.
         // Inside a factory the lock is held: the copy (and what it keeps) goes once it is let go.
-        defer { Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(copy) } }
+        defer {
+            for container in copy.lineage { container.releaseInstances() }
+            Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(copy) }
+        }
         return try copy.activate(operation)
     }
 
@@ -49,7 +53,10 @@ extension DIContainer {
         @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await overriddenCopy(overrides().bound(to: isolation)).activate(isolation: isolation, operation)
+        let copy = overriddenCopy(overrides().bound(to: isolation))
+        // Its instances go first, while it exists: a `deinit` that reads a lazy wrapper resolves from it.
+        defer { for container in copy.lineage { container.releaseInstances() } }
+        return try await copy.activate(isolation: isolation, operation)
     }
 
     /// The overrides are bound to the actor whose code wrote them, as `register { … }` binds them.

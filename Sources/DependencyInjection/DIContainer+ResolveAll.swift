@@ -31,6 +31,16 @@ extension DIContainer {
         }
     }
 
+    /// `@InjectAll`'s value: every `T` of ``current``; a failure traps naming its declaration, or, while
+    /// `validate()` makes the wrapper's owner, is recorded instead (see ``deferToValidation(_:file:line:)``).
+    @inlinable
+    static func injectedAll<T>(_: T.Type, file: StaticString, line: UInt) -> [T]? {
+        do { return try resolveAllBoxes(T.self, from: nil, file: file, line: line).map(unbox) } catch {
+            deferToValidation(error, file: file, line: line)
+            return nil
+        }
+    }
+
     /// The values (`Box`es) of every registration of `type`, made through the one resolution path.
     @usableFromInline
     static func resolveAllBoxes(

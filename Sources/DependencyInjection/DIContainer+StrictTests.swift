@@ -48,6 +48,13 @@ extension Resolution {
     /// keep their call site for its issues. Written and read with `lock` held.
     nonisolated(unsafe) static var keepsCallSites = false
 
+    /// Forgets the call site noted by a top-level access that opened no resolution (a lazy wrapper
+    /// resolved already), so that no later resolve's issue is recorded there. Lock held.
+    @inline(__always)
+    static func forgetCallSite() {
+        if keepsCallSites, !state.isResolving { state.callSite = nil }
+    }
+
     /// Keeps `file:line` as the call site of the top-level resolve about to begin, once a strict
     /// test exists (cleared when it ends, see `asOneResolution`). Lock held. Until then, it only
     /// reads a flag: nothing is kept, and no frame is added to the resolution's stack.

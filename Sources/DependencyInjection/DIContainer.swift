@@ -114,6 +114,11 @@ public final class DIContainer: @unchecked Sendable {
         } catch {
             Self.fail(error)
         }
+        // A strict test's container that the test reset: what `registerDependencies()` registered
+        // again is production too.
+        if let strict = registry.value.strict, strict.baseline < registry.value.installedCount {
+            registry.value.strict = (registry.value.installedCount, strict.report)
+        }
     }
 
     /// Traps with the error's message; on a `validate()` probe's thread (or task), reports it and

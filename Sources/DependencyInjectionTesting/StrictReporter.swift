@@ -13,6 +13,8 @@ final class StrictReporter: @unchecked Sendable {
     private let lock = NSLock()
     private var reported: Set<String> = []
     private var pending: [(message: String, resolve: StrictResolve)] = []
+    /// Set when the test's body returned: what resolves after that is not recorded.
+    private var ended = false
     private let allowed: Set<ObjectIdentifier>
     /// Whether its test may allow services by type (`.strict(allowing:)`); XCTest's registers them.
     private let allowsByType: Bool
@@ -32,7 +34,7 @@ final class StrictReporter: @unchecked Sendable {
     @Sendable func report(_ resolve: StrictResolve) {
         guard allowed.isDisjoint(with: resolve.types) else { return }
         let registration = resolve.typeName + (resolve.name.map { " (name: \($0.debugDescription))" } ?? "")
-        guard lock.withLock({ reported.insert(registration).inserted }) else { return }
+        guard lock.withLock({ !ended && reported.insert(registration).inserted }) else { return }
         let message = message(for: resolve, registration: registration)
         if Self.running === self {
             record(message, resolve)
@@ -43,7 +45,11 @@ final class StrictReporter: @unchecked Sendable {
 
     /// Records what was resolved off the test's task; called in the test's context as it ends.
     func recordPending() {
-        for (message, resolve) in lock.withLock({ pending.take() }) { record(message, resolve) }
+        let pending = lock.withLock {
+            ended = true
+            return self.pending.take()
+        }
+        for (message, resolve) in pending { record(message, resolve) }
     }
 
     private func message(for resolve: StrictResolve, registration: String) -> String {

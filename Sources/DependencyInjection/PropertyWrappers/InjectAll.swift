@@ -8,13 +8,17 @@
 /// does; nothing registered gives `[]`.
 @propertyWrapper
 public struct InjectAll<Element> {
-    /// Every registered `Element`.
-    public let wrappedValue: [Element]
+    /// `nil` only in an owner that `validate()` made and then dropped, a dependency missing.
+    @usableFromInline let resolved: [Element]?
 
-    /// Resolves every registration of `Element`.
+    /// Every registered `Element`.
+    public var wrappedValue: [Element] { resolved ?? DIContainer.failedInjection() }
+
+    /// Resolves every registration of `Element`; a failure traps naming the property's declaration
+    /// (`file`, `line`), or, while `validate()` makes its owner, is reported as `@Inject`'s is.
     @inlinable
     public init(file: StaticString = #fileID, line: UInt = #line) {
-        wrappedValue = DIContainer.resolveAll(Element.self, file: file, line: line)
+        resolved = DIContainer.injectedAll(Element.self, file: file, line: line)
     }
 }
 

@@ -124,6 +124,8 @@ final class LazyStorage<Value>: @unchecked Sendable {
                 return try MainActorHop.resolving { () throws(ResolutionError) in
                     try Resolution.lock.withLock { () throws(ResolutionError) in
                         Resolution.noteCallSite(file, line)
+                        // A value resolved already opens no resolution, which would clear the call site.
+                        defer { Resolution.forgetCallSite() }
                         return try resolvedOnce()
                     }
                 }

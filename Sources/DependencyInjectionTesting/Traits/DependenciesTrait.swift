@@ -70,6 +70,10 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
     /// The overrides of the traits whose scopes enclose the running one, outermost first.
     @TaskLocal private static var enclosingOverrides: [@Sendable () -> Module] = []
 
+    /// The strict mode of the innermost enclosing trait that has one: a test on a container of its
+    /// own (`on:`) inside a strict suite is strict too.
+    @TaskLocal private static var enclosingStrict: Mode?
+
     /// Runs one test case with an isolated copy of the current container plus the overrides.
     ///
     /// With a container of its own (`on:`), the copy is of that container, and the overrides of
@@ -84,9 +88,11 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
         let enclosing = Self.enclosingOverrides
+        // A copy of the current container keeps its strict mode; a copy of another one takes it here.
+        let mode = strict ?? Self.enclosingStrict
         try await (source ?? DIContainer.current).withOverrides {
         } operation: {
-            let reporter = strict.map { Self.reporter(for: test, $0) }
+            let reporter = (strict ?? (source != nil ? mode : nil)).map { Self.reporter(for: test, $0) }
             if let reporter { DIContainer.current.reportResolvesOfCurrentRegistrations(reporter.report) }
             // Registering inside the copy (rather than as withOverrides' overrides, which trap on
             // error) turns a bad override into a thrown error: a failed test, not a crashed run.
@@ -94,7 +100,9 @@ public struct DependenciesTrait: TestTrait, SuiteTrait, TestScoping {
             try DIContainer.tryRegister(overrides())
             defer { reporter?.recordPending() }
             try await StrictReporter.$running.withValue(reporter ?? StrictReporter.running) {
-                try await Self.$enclosingOverrides.withValue(enclosing + [overrides], operation: function)
+                try await Self.$enclosingStrict.withValue(mode) {
+                    try await Self.$enclosingOverrides.withValue(enclosing + [overrides], operation: function)
+                }
             }
         }
     }

@@ -49,6 +49,13 @@ private final class MadeCount: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 private final class Bookkeeper { init(ledger: Ledger) {} }
+private protocol FeedTracker: AnyObject {}
+private final class FeedClient {}
+private final class RemoteFeedTracker: FeedTracker { init(client: FeedClient) {} }
+private final class FeedAnalytics {
+    static let declaration = #line + 1
+    @InjectAll var trackers: [FeedTracker]
+}
 private final class CatalogUser { init(catalog: Catalog) {} }
 
 /// The reports of `validate()` for a container `registrations` makes afresh each time: on a thread
@@ -74,6 +81,24 @@ private func reportsOnEveryThread(
         #expect(message.contains("RecommendationBanner -> RecommendationEngine"), "\(message)")
         #expect(
             message.contains("ValidationInMainActorAppsTests.swift:\(bannerEngineLine)"), "\(message)")
+    }
+
+    /// `@InjectAll` whose elements need a missing service is reported as `@Inject` is, naming its
+    /// declaration, on the main actor too (it trapped there), and parks no thread elsewhere.
+    @Test func aMissingDependencyOfInjectAllIsReportedOnEveryThread() async {
+        @Sendable func registrations() -> DIContainer {
+            let box = DIContainer()
+            box.register {
+                Shared(FeedAnalytics.init)
+                Shared(RemoteFeedTracker.init, as: FeedTracker.self)
+            }
+            return box
+        }
+        for report in await reportsOnEveryThread(registrations) {
+            let problem = report.problems.first { $0.registration == "FeedAnalytics" }?.error.description ?? ""
+            #expect(problem.contains("No registration for 'FeedClient'"), "\(report)")
+            #expect(problem.contains("ValidationInMainActorAppsTests.swift:\(FeedAnalytics.declaration)"), "\(report)")
+        }
     }
 
     @MainActor @Test func missingInjectOfAMainActorTypeIsReportedOnTheMainActor() {

@@ -125,6 +125,25 @@ private let namedProduction: DIContainer = {
     }
 }
 
+/// A strict test that resets its container: what `registerDependencies()` registers again is
+/// production too.
+@Suite(.timeLimit(.minutes(1))) struct StrictTestsThatResetTests {
+    @Test(.dependencies(.strict))
+    func productionRegisteredAgainAfterAResetIsStillReported() {
+        DIContainer.reset()
+        withKnownIssue { _ = DIContainer.resolve(Greeting.self) }
+    }
+}
+
+/// In a strict suite, a test on a container of its own (`on:`) is strict too.
+@Suite(.dependencies(.strict), .timeLimit(.minutes(1)))
+struct StrictSuiteTests {
+    @Test(.dependencies(on: production))
+    func aTestOnAContainerOfItsOwnIsStrict() {
+        withKnownIssue { _ = DIContainer.resolve(Payments.self) }
+    }
+}
+
 /// A suite's overrides are the suite's, never production, in a strict test of that suite.
 @Suite(.dependencies { New(MockPayments() as Payments) }, .timeLimit(.minutes(1)))
 struct StrictTestsInASuiteWithOverridesTests {

@@ -45,6 +45,46 @@ private func isStrictIssue(_ issue: Issue, about type: String) -> Bool {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct StrictIssueAttributionTests {
+    /// What a task the test started resolves after the test ended is not recorded (Testing.md).
+    /// Relies on the strict trait recording nothing: the resolve comes after the scope ended.
+    @Test func whatATaskResolvesAfterTheTestEndedIsNotRecorded() async throws {
+        let trait: DependenciesTrait = .dependencies(.strict, on: production)
+        let test = try #require(Test.current)
+        let gate = DispatchSemaphore(value: 0)
+        let task = Guarded<Task<Void, Never>?>(nil)
+        try await trait.provideScope(for: test, testCase: Test.Case.current) {
+            task.withLock {
+                $0 = Task {
+                    gate.wait()
+                    _ = DIContainer.resolve(Payments.self)
+                }
+            }
+        }
+        gate.signal()
+        await task.current?.value
+    }
+
+    /// A lazy wrapper read again (resolved already) leaves no call site behind: a later resolve
+    /// that names no place is recorded at the test's line, not at the wrapper's declaration.
+    @Test func aLazyWrapperReadAgainLeavesNoCallSiteBehind() async throws {
+        let trait: DependenciesTrait = .dependencies(.strict, on: production)
+        let test = try #require(Test.current)
+        try await trait.provideScope(for: test, testCase: Test.Case.current) {
+            let screen = LazyScreen()
+            withKnownIssue {
+                _ = screen.payments
+            } matching: {
+                isStrictIssue($0, about: "Payments")
+            }
+            _ = screen.payments
+            try await withKnownIssue {
+                _ = try await DIContainer.resolveAsync(Checkout.self)
+            } matching: {
+                isStrictIssue($0, about: "Checkout") && $0.sourceLocation?.line != LazyScreen.declaration
+            }
+        }
+    }
+
     @Test func aServiceResolvedOnAnotherThreadIsRecordedAgainstTheTest() async throws {
         let trait: DependenciesTrait = .dependencies(.strict, on: production)
         let test = try #require(Test.current)
