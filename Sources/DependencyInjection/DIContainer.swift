@@ -143,13 +143,17 @@ public final class DIContainer: @unchecked Sendable {
 
     /// In a factory of a `validate()` copy, records a property wrapper's failure: the factory fails
     /// with it once it returns (see `call` and `runAsyncFactory`), so its owner is dropped and the
-    /// report names the declaration. Anywhere else, traps with the error's message.
+    /// report names the declaration. The same where the resolve is to be made again on the main
+    /// actor (`asksForMainActor`: the hop gets the failure). Anywhere else, traps with the error's message.
     @usableFromInline
     static func deferToValidation(_ error: ResolutionError, file: StaticString, line: UInt) {
         let failure = error.declared(at: "\(file):\(line)")
         let deferred = Resolution.lock.withLock { () -> Bool in
             if let top = Resolution.state.frames.last, top.step != nil {
-                guard top.container.with({ $0.registry.value.isValidationCopy }) else { return false }
+                // Also where the resolve will be made again on the main actor (`asksForMainActor`): the
+                // owner is dropped, and the failure passed up to the hop.
+                guard error.details.asksForMainActor || top.container.with({ $0.registry.value.isValidationCopy })
+                else { return false }
                 let depth = Resolution.state.frames.count
                 if Resolution.state.failedInjection?.depth != depth {
                     Resolution.state.failedInjection = (depth, failure)

@@ -461,12 +461,29 @@ private protocol PrivateAudit: Sendable {}
 @MainActor final class StoreSettings: Sendable { init() { MainActor.preconditionIsolated() } }
 final class StoreClient: Sendable { init(settings: StoreSettings) {} }
 final class StoreFeed: Sendable { init(client: StoreClient) {} }
+final class StoreWrappedClient: @unchecked Sendable { @Inject var settings: StoreSettings }
+final class StoreWrappedFeed: Sendable { init(client: StoreWrappedClient) {} }
 final class StoreJournal: Sendable { init(_ runs: Tally) { runs.increment() } }
 final class StoreDesk: Sendable { init(journal: StoreJournal, settings: StoreSettings) {} }
 final class StoreFront: Sendable { init(desk: StoreDesk) {} }
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncEdgeTests {
+    /// The same when the plain dependency declares its need with `@Inject`: prepare() makes it, as
+    /// validate() says (it trapped: a wrapper cannot pass the failure up for the hop).
+    @Test func prepareMakesAnAsyncServiceWhosePlainDependencysWrapperNeedsAMainActorShared() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { @MainActor in StoreSettings() }
+            Shared { StoreWrappedClient() }
+            Shared { resolve async throws in StoreWrappedFeed(client: try resolve.tryResolve()) }
+        }
+        let report = await box.validate()
+        #expect(report.isValid && report.validCount == 3, "\(report)")
+        try await box.prepare()
+        #expect((try? box.tryResolve(StoreWrappedFeed.self)) != nil)
+    }
+
     /// A resolve an async factory's code makes is made again on the main actor only if it kept
     /// nothing yet: a `Shared` it completed is never made twice (it fails instead, as before).
     @Test func aSharedMadeBeforeTheMainActorIsNeededIsMadeOnce() async throws {
