@@ -38,11 +38,12 @@ extension DIContainer {
         @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
         operation: () throws -> R
     ) rethrows -> R {
-        let copy = overriddenCopy(overrides().bound(to: isolation))
+        var copy = overriddenCopy(overrides().bound(to: isolation))
         // Its instances go first, while it exists: a `deinit` that reads a lazy wrapper resolves from it.
+        // Only when it goes now: a task the operation started keeps it, and its instances, bound.
         // Inside a factory the lock is held: the copy (and what it keeps) goes once it is let go.
         defer {
-            for container in copy.lineage { container.releaseInstances() }
+            if isKnownUniquelyReferenced(&copy) { for container in copy.lineage { container.releaseInstances() } }
             Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(copy) }
         }
         return try copy.activate(operation)
@@ -53,9 +54,12 @@ extension DIContainer {
         @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        let copy = overriddenCopy(overrides().bound(to: isolation))
+        var copy = overriddenCopy(overrides().bound(to: isolation))
         // Its instances go first, while it exists: a `deinit` that reads a lazy wrapper resolves from it.
-        defer { for container in copy.lineage { container.releaseInstances() } }
+        // Only when it goes now: a task the operation started keeps it, and its instances, bound.
+        defer {
+            if isKnownUniquelyReferenced(&copy) { for container in copy.lineage { container.releaseInstances() } }
+        }
         return try await copy.activate(isolation: isolation, operation)
     }
 

@@ -26,7 +26,9 @@ extension DIContainer {
     static func resolvedAllOrFail<T>(
         _: T.Type, from source: ContainerReference?, file: StaticString, line: UInt
     ) -> [T] {
-        do { return try resolveAllBoxes(T.self, from: source, file: file, line: line).map(unbox) } catch {
+        do {
+            return try resolveAllBoxes(T.self, from: source, file: file, line: line, trapsOnFailure: true).map(unbox)
+        } catch {
             fail(error, file: file, line: line)
         }
     }
@@ -44,10 +46,11 @@ extension DIContainer {
     /// The values (`Box`es) of every registration of `type`, made through the one resolution path.
     @usableFromInline
     static func resolveAllBoxes(
-        _ type: any Any.Type, from source: ContainerReference?, file: StaticString? = nil, line: UInt = 0
+        _ type: any Any.Type, from source: ContainerReference?, file: StaticString? = nil, line: UInt = 0,
+        trapsOnFailure: Bool = false
     ) throws(ResolutionError) -> [AnyBox] {
         // Off the main actor, made on it for the caller when a main-actor Sendable one asks to (as `resolve`).
-        try MainActorHop.resolving { () throws(ResolutionError) in
+        try MainActorHop.resolving(trapsOnFailure: trapsOnFailure) { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
                 Resolution.noteCallSite(file, line)
                 let container = source.map(\.container) ?? currentLocked

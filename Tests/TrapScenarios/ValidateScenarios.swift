@@ -14,11 +14,95 @@ final class NeedsMissing: @unchecked Sendable {
 @globalActor actor ValidationActor { static let shared = ValidationActor() }
 @globalActor actor HoldingActor { static let shared = HoldingActor() }
 final class MainServiceHolder: Sendable { init(service: MainOnlyService) {} }
+final class ReadingClient: @unchecked Sendable {
+    @Inject var service: MainOnlyService
+    init() { _ = service }
+}
+final class ReadingFeed: Sendable { init(client: ReadingClient) {} }
+final class MainServicesHolder: Sendable { init(services: [MainOnlyService]) {} }
+final class LazyMainServiceHolder: @unchecked Sendable {
+    @LazyInject var service: MainOnlyService
+    init() {}
+}
 /// What a factory kept past validate() (a mistake): its wrapper was left empty when validate() dropped it.
 nonisolated(unsafe) var keptPastValidation: NeedsMissing?
 
 var validateScenarios: [String: () -> Void] {
     [
+        // resolveAsync of an async service whose plain dependency reads its @Inject of a Sendable
+        // main-actor Shared in its init (off the main actor).
+        "resolveAsyncPlainDependencyReadingItsMainActorInject": {
+            let box = DIContainer()
+            box.register {
+                Shared { @MainActor in MainOnlyService() }
+                Shared { ReadingClient() }
+                Shared { resolve async throws in ReadingFeed(client: try resolve.tryResolve()) }
+            }
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                do {
+                    _ = try await box.resolveAsync(ReadingFeed.self)
+                    print("made")
+                } catch { print("threw \(error)") }
+                done.signal()
+            }
+            DispatchQueue.global().async {
+                done.wait()
+                print("Missing")
+                print("did-not-trap")
+                exit(0)
+            }
+            dispatchMain()
+        },
+        "validateThenPrepareWithPlainDependencyReadingItsMainActorInject": {
+            let box = DIContainer()
+            box.register {
+                Shared { @MainActor in MainOnlyService() }
+                Shared { ReadingClient() }
+                Shared { resolve async throws in ReadingFeed(client: try resolve.tryResolve()) }
+            }
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                let report = await box.validate()
+                print("valid: \(report.isValid) \(report)")
+                do {
+                    try await box.prepare()
+                    print("prepared")
+                } catch { print("threw \(error)") }
+                done.signal()
+            }
+            DispatchQueue.global().async {
+                done.wait()
+                print("Missing")
+                print("did-not-trap")
+                exit(0)
+            }
+            dispatchMain()
+        },
+        // As below, with resolveAll() (non-throwing, traps on failure).
+        "validateOnMainThreadGlobalActorFactoryResolvingAllMainActorServices": {
+            let box = DIContainer()
+            box.register {
+                Shared { @MainActor in MainOnlyService() }
+                Shared { @HoldingActor resolve async throws in MainServicesHolder(services: DIContainer.resolveAll()) }
+            }
+            MainActor.assumeIsolated { print(box.validate()) }
+            print("Missing")
+        },
+        // As below, with a @LazyInject read in the factory (non-throwing, traps on failure).
+        "validateOnMainThreadGlobalActorFactoryReadingALazyMainActorService": {
+            let box = DIContainer()
+            box.register {
+                Shared { @MainActor in MainOnlyService() }
+                Shared { @HoldingActor resolve async throws in
+                    let holder = LazyMainServiceHolder()
+                    _ = holder.service
+                    return holder
+                }
+            }
+            MainActor.assumeIsolated { print(box.validate()) }
+            print("Missing")
+        },
         // The synchronous validate() on the main thread, a global actor's async factory calling the
         // non-throwing resolve() of a Sendable main-actor Shared (the app makes it on the main actor).
         "validateOnMainThreadGlobalActorFactoryResolvingAMainActorService": {

@@ -491,7 +491,13 @@ extension DIContainer {
             // At top level, or in a resolve an async factory's code made that kept nothing yet (no
             // `Shared` is made twice): that resolve is made again on the main actor (`prepare()` makes
             // async factories before main-actor ones).
-            let isWhole = Resolution.state.frames.isEmpty || AsyncMaking.running != nil && Resolution.state.madeNothing
+            // The run's `Graph` values from its earlier resolves are not this resolve's (see `asOneResolution`).
+            let isWhole =
+                Resolution.state.frames.isEmpty
+                || AsyncMaking.running.map { run in
+                    Resolution.state.made.isEmpty && Resolution.state.pendingActions.isEmpty
+                        && Resolution.state.undo.isEmpty && Resolution.state.graphValues.count == run.graph.count
+                } ?? false
             details.asksForMainActor = canHop && details.isSendable && isWhole && Resolution.state.probe == nil
         }
     }

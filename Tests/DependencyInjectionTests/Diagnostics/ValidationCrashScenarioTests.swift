@@ -28,6 +28,24 @@ import Testing
         try await expectNoCrash("validateOnMainThreadGlobalActorFactoryResolvingAMainActorService")
     }
 
+    /// Known issue: validate() calls this wiring valid, and prepare() traps. A plain dependency reads
+    /// its `@Inject` of a Sendable main-actor `Shared` in its own `init`, in an async factory's
+    /// resolve: nothing can be handed back there, so the hop to the main actor never gets the failure.
+    @Test func prepareWithAPlainDependencyReadingItsMainActorInjectInInitDoesNotCrash() async throws {
+        await withKnownIssue {
+            try await expectNoCrash("validateThenPrepareWithPlainDependencyReadingItsMainActorInject")
+        }
+    }
+
+    /// The same as the global actor's `resolve()` above, for `resolveAll()` and a `@LazyInject` read.
+    @Test func resolveAllInAGlobalActorFactoryValidatedOnTheMainThreadDoesNotCrash() async throws {
+        try await expectNoCrash("validateOnMainThreadGlobalActorFactoryResolvingAllMainActorServices")
+    }
+
+    @Test func aLazyInjectReadInAGlobalActorFactoryValidatedOnTheMainThreadDoesNotCrash() async throws {
+        try await expectNoCrash("validateOnMainThreadGlobalActorFactoryReadingALazyMainActorService")
+    }
+
     /// An object validate() made and dropped, kept by its factory and read afterwards: nothing can be
     /// returned, so it traps, with a message that names the wrapper's type and the fix.
     @Test func aWrapperOfAnObjectValidateDroppedTrapsNamingItsType() async throws {

@@ -463,6 +463,8 @@ final class StoreClient: Sendable { init(settings: StoreSettings) {} }
 final class StoreFeed: Sendable { init(client: StoreClient) {} }
 final class StoreWrappedClient: @unchecked Sendable { @Inject var settings: StoreSettings }
 final class StoreWrappedFeed: Sendable { init(client: StoreWrappedClient) {} }
+final class StorePart: Sendable {}
+final class StoreCatalog: Sendable { init(part: StorePart, client: StoreClient) {} }
 final class StoreJournal: Sendable { init(_ runs: Tally) { runs.increment() } }
 final class StoreDesk: Sendable { init(journal: StoreJournal, settings: StoreSettings) {} }
 final class StoreFront: Sendable { init(desk: StoreDesk) {} }
@@ -482,6 +484,23 @@ struct AsyncEdgeTests {
         #expect(report.isValid && report.validCount == 3, "\(report)")
         try await box.prepare()
         #expect((try? box.tryResolve(StoreWrappedFeed.self)) != nil)
+    }
+
+    /// A `Graph` the run resolved before is not something this resolve kept: the hop still happens.
+    @Test func aGraphResolvedEarlierInTheRunDoesNotStopTheHop() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { @MainActor in StoreSettings() }
+            Graph { StorePart() }
+            Shared(StoreClient.init)
+            Shared { resolve async throws in
+                StoreCatalog(part: try resolve.tryResolve(), client: try resolve.tryResolve())
+            }
+        }
+        let report = await box.validate()
+        #expect(report.isValid, "\(report)")
+        try await box.prepare()
+        #expect((try? box.tryResolve(StoreCatalog.self)) != nil)
     }
 
     /// A resolve an async factory's code makes is made again on the main actor only if it kept
