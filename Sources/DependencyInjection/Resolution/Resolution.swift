@@ -488,10 +488,10 @@ extension DIContainer {
             details.servedThrough = entry.servedThrough(as: requested)
             details.servedLifetime = entry.spec.writtenLifetime
             if !entry.spec.factory.isolation.isMainActor { details.mainActorCode = "its Decorate or onResolve action" }
-            // At top level, or in a resolve an async factory's code made that kept nothing yet (no
-            // `Shared` is made twice): that resolve is made again on the main actor (`prepare()` makes
-            // async factories before main-actor ones).
-            // The run's `Graph` values from its earlier resolves are not this resolve's (see `asOneResolution`).
+            // At top level, or in a resolve an async factory's code made that has kept nothing yet (no
+            // instance, action or undo; no `Graph` value but the run's own, from its earlier resolves,
+            // see `asOneResolution`), so that no `Shared` is made twice: that whole resolve is made
+            // again on the main actor (`prepare()` makes async factories before main-actor ones).
             let isWhole =
                 Resolution.state.frames.isEmpty
                 || AsyncMaking.running.map { run in
