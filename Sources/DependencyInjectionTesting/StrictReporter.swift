@@ -34,13 +34,14 @@ final class StrictReporter: @unchecked Sendable {
     @Sendable func report(_ resolve: StrictResolve) {
         guard allowed.isDisjoint(with: resolve.types) else { return }
         let registration = resolve.typeName + (resolve.name.map { " (name: \($0.debugDescription))" } ?? "")
-        guard lock.withLock({ !ended && reported.insert(registration).inserted }) else { return }
-        let message = message(for: resolve, registration: registration)
-        if Self.running === self {
-            record(message, resolve)
-        } else {
-            lock.withLock { pending.append((message, resolve)) }
+        let (message, isOnTestTask) = (message(for: resolve, registration: registration), Self.running === self)
+        // Kept in the same hold that finds the test running: `recordPending()` cannot end it in between.
+        let recordsNow = lock.withLock { () -> Bool in
+            guard !ended, reported.insert(registration).inserted else { return false }
+            if !isOnTestTask { pending.append((message, resolve)) }
+            return isOnTestTask
         }
+        if recordsNow { record(message, resolve) }
     }
 
     /// Records what was resolved off the test's task; called in the test's context as it ends.
