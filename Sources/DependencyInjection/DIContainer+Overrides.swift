@@ -39,13 +39,7 @@ extension DIContainer {
         operation: () throws -> R
     ) rethrows -> R {
         var copy = overriddenCopy(overrides().bound(to: isolation))
-        // Its instances go first, while it exists: a `deinit` that reads a lazy wrapper resolves from it.
-        // Only when it goes now: a task the operation started keeps it, and its instances, bound.
-        // Inside a factory the lock is held: the copy (and what it keeps) goes once it is let go.
-        defer {
-            if isKnownUniquelyReferenced(&copy) { for container in copy.lineage { container.releaseInstances() } }
-            Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(copy) }
-        }
+        defer { Self.letGo(of: &copy) }
         return try copy.activate(operation)
     }
 
@@ -55,15 +49,20 @@ extension DIContainer {
         operation: () async throws -> R
     ) async rethrows -> R {
         var copy = overriddenCopy(overrides().bound(to: isolation))
-        // Its instances go first, while it exists: a `deinit` that reads a lazy wrapper resolves from it.
-        // Only when it goes now: a task the operation started keeps it, and its instances, bound.
-        defer {
-            if isKnownUniquelyReferenced(&copy) { for container in copy.lineage { container.releaseInstances() } }
-        }
+        defer { Self.letGo(of: &copy) }
         return try await copy.activate(isolation: isolation, operation)
     }
 
     /// The overrides are bound to the actor whose code wrote them, as `register { … }` binds them.
+    /// Lets go of a copy `withOverrides` made: its instances first, while it still exists (a `deinit`
+    /// that reads a lazy wrapper resolves from it), unless something else holds the copy (a task the
+    /// operation started keeps it, and its instances, bound). Inside a factory, where the lock is
+    /// held, the copy goes once the lock is let go.
+    private static func letGo(of copy: inout DIContainer) {
+        if isKnownUniquelyReferenced(&copy) { for container in copy.lineage { container.releaseInstances() } }
+        Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(copy) }
+    }
+
     private func overriddenCopy(_ overrides: Module) -> DIContainer {
         var copies: [ObjectIdentifier: Entry] = [:]
         let copy = isolatedCopy(copies: &copies)

@@ -34,14 +34,18 @@ final class StrictReporter: @unchecked Sendable {
     @Sendable func report(_ resolve: StrictResolve) {
         guard allowed.isDisjoint(with: resolve.types) else { return }
         let registration = resolve.typeName + (resolve.name.map { " (name: \($0.debugDescription))" } ?? "")
-        let (message, isOnTestTask) = (message(for: resolve, registration: registration), Self.running === self)
+        let isOnTestTask = Self.running === self
         // Kept in the same hold that finds the test running: `recordPending()` cannot end it in between.
-        let recordsNow = lock.withLock { () -> Bool in
-            guard !ended, reported.insert(registration).inserted else { return false }
-            if !isOnTestTask { pending.append((message, resolve)) }
-            return isOnTestTask
+        let now = lock.withLock { () -> String? in
+            guard !ended, reported.insert(registration).inserted else { return nil }
+            let message = message(for: resolve, registration: registration)
+            guard isOnTestTask else {
+                pending.append((message, resolve))
+                return nil
+            }
+            return message
         }
-        if recordsNow { record(message, resolve) }
+        if let now { record(now, resolve) }
     }
 
     /// Records what was resolved off the test's task; called in the test's context as it ends.

@@ -24,36 +24,23 @@ final class LazyMainServiceHolder: @unchecked Sendable {
     @LazyInject var service: MainOnlyService
     init() {}
 }
+/// The synchronous validate() on the main thread of a Sendable main-actor Shared and `dependent`,
+/// a global actor's async factory that needs it through code that cannot fail without trapping.
+func validateOnMainThread<Value>(_ dependent: Shared<Value>) {
+    let box = DIContainer()
+    box.register {
+        Shared { @MainActor in MainOnlyService() }
+        dependent
+    }
+    MainActor.assumeIsolated { print(box.validate()) }
+    print("Missing")  // what expectNoCrash looks for: the report names nothing missing here
+}
+
 /// What a factory kept past validate() (a mistake): its wrapper was left empty when validate() dropped it.
 nonisolated(unsafe) var keptPastValidation: NeedsMissing?
 
 var validateScenarios: [String: () -> Void] {
     [
-        // resolveAsync of an async service whose plain dependency reads its @Inject of a Sendable
-        // main-actor Shared in its init (off the main actor).
-        "resolveAsyncPlainDependencyReadingItsMainActorInject": {
-            let box = DIContainer()
-            box.register {
-                Shared { @MainActor in MainOnlyService() }
-                Shared { ReadingClient() }
-                Shared { resolve async throws in ReadingFeed(client: try resolve.tryResolve()) }
-            }
-            let done = DispatchSemaphore(value: 0)
-            Task.detached {
-                do {
-                    _ = try await box.resolveAsync(ReadingFeed.self)
-                    print("made")
-                } catch { print("threw \(error)") }
-                done.signal()
-            }
-            DispatchQueue.global().async {
-                done.wait()
-                print("Missing")
-                print("did-not-trap")
-                exit(0)
-            }
-            dispatchMain()
-        },
         "validateThenPrepareWithPlainDependencyReadingItsMainActorInject": {
             let box = DIContainer()
             box.register {
@@ -81,38 +68,22 @@ var validateScenarios: [String: () -> Void] {
         },
         // As below, with resolveAll() (non-throwing, traps on failure).
         "validateOnMainThreadGlobalActorFactoryResolvingAllMainActorServices": {
-            let box = DIContainer()
-            box.register {
-                Shared { @MainActor in MainOnlyService() }
-                Shared { @HoldingActor resolve async throws in MainServicesHolder(services: DIContainer.resolveAll()) }
-            }
-            MainActor.assumeIsolated { print(box.validate()) }
-            print("Missing")
+            validateOnMainThread(
+                Shared { @HoldingActor resolve async throws in MainServicesHolder(services: DIContainer.resolveAll()) })
         },
         // As below, with a @LazyInject read in the factory (non-throwing, traps on failure).
         "validateOnMainThreadGlobalActorFactoryReadingALazyMainActorService": {
-            let box = DIContainer()
-            box.register {
-                Shared { @MainActor in MainOnlyService() }
+            validateOnMainThread(
                 Shared { @HoldingActor resolve async throws in
                     let holder = LazyMainServiceHolder()
                     _ = holder.service
                     return holder
-                }
-            }
-            MainActor.assumeIsolated { print(box.validate()) }
-            print("Missing")
+                })
         },
         // The synchronous validate() on the main thread, a global actor's async factory calling the
         // non-throwing resolve() of a Sendable main-actor Shared (the app makes it on the main actor).
         "validateOnMainThreadGlobalActorFactoryResolvingAMainActorService": {
-            let box = DIContainer()
-            box.register {
-                Shared { @MainActor in MainOnlyService() }
-                Shared { @HoldingActor resolve async throws in MainServiceHolder(service: resolve()) }
-            }
-            MainActor.assumeIsolated { print(box.validate()) }
-            print("Missing")  // what expectNoCrash looks for: the report names nothing missing here
+            validateOnMainThread(Shared { @HoldingActor resolve async throws in MainServiceHolder(service: resolve()) })
         },
         // A factory keeps what it makes during validate() (a global), and it is read afterwards: the
         // wrapper it left empty traps, naming its type and the fix.
