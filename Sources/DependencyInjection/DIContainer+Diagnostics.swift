@@ -54,11 +54,13 @@ extension DIContainer {
     /// async factory of it, or a service that needs one) is listed as unchecked, naming
     /// `await validate()`, which checks them.
     ///
-    /// It never crashes or hangs: a non-throwing factory whose nested `resolve()` fails is probed on
-    /// a thread of the library's own, which reports the failure and parks for good (Swift cannot
-    /// unwind through the factory); at most 64 such threads park per process, then such factories
-    /// are listed as unchecked. Actors and async factories that do not finish within 10 seconds are
-    /// listed as unchecked too. Run it in a test or at startup of a debug build, not on a hot path.
+    /// It never hangs: a non-throwing factory whose nested `resolve()` fails is probed on a thread
+    /// of the library's own, which reports the failure and parks for good (Swift cannot unwind
+    /// through the factory); at most 64 such threads park per process, then such factories are
+    /// listed as unchecked. On an actor, where it runs factories inline, a failing static
+    /// `DIContainer.resolve()` in one still traps. Actors and async factories that do not finish
+    /// within 10 seconds are listed as unchecked too. Run it in a test or at startup of a debug
+    /// build, not on a hot path.
     public func validate(isolation: isolated (any Actor)? = #isolation) -> ValidationReport {
         validate(blocking: MainActorCheck.isOnMainActor ? .mainActor : .init(isolation))
     }

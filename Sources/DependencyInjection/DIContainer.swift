@@ -45,7 +45,8 @@ public final class DIContainer: @unchecked Sendable {
         var places: [Key: Int] = [:]
         /// Its ``Decorate`` registrations, in registration order.
         var decorators: [Decorator] = []
-        /// Strict tests: resolves of registrations up to `baseline` (production) are reported (see `reportResolves`).
+        /// Strict tests: resolves of registrations up to `baseline` (production) are reported (see
+        /// `reportResolvesOfCurrentRegistrations`).
         var strict: (baseline: Int, report: @Sendable (StrictResolve) -> Void)?
         /// The same type and name registered twice in one `register` call or `Module`, for `validate()`.
         var duplicates: [ResolutionError] = []

@@ -1,7 +1,7 @@
 import Dispatch
 
 /// One `validate()`: every registration of a throwaway copy checked once, where its factory may
-/// run, as the app runs after `prepare()` (docs/Design.md, "validate()").
+/// run, as the app runs after `prepare()` (docs/Design.md, "`validate()`'s probes").
 ///
 /// The registrations are checked in five phases, so that each factory runs once and what one
 /// phase makes, the next finds made:

@@ -9,7 +9,7 @@
 // The number it buys: a resolution as deep as `Resolution.maximumDepth` (1,000 steps) is a
 // `ResolutionError` instead of a stack overflow on any thread, whatever its stack size (512 KiB
 // on Apple's secondary threads, 128 KiB on musl's), at the cost of one check per step from the
-// fourth on (two thread-specific reads once the bounds are known).
+// fifth on (two thread-specific reads once the bounds are known).
 
 #if canImport(Darwin)
     import Darwin

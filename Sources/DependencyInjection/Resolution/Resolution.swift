@@ -87,7 +87,7 @@ struct ResolutionState {
     /// Async factory runs waiting for another task's run of a `Shared` one (to find cycles across tasks).
     var asyncWaits: [(waiter: AsyncMaking, target: AsyncMaking)] = []
     /// How many async factory runs are in progress: until one is, a top-level resolution need not
-    /// look for the run it is part of (see `AsyncMaking.currentGraph`).
+    /// look for the run it is part of (see `AsyncMaking.running`).
     var asyncRuns = 0
 
     /// A top-level resolution is open on this thread: from its start until what it made is kept
