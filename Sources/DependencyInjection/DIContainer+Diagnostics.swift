@@ -106,7 +106,8 @@ extension DIContainer {
             }
             let wiring = Resolution.lock.withLock {
                 // The edges the probes recorded in the copies, copied back to the source entries.
-                for entry in entries {
+                // The ancestors' too: a lifetime is followed through their `New`s (see `wiringProblems`).
+                for entry in lineage.flatMap(\.rootEntries) {
                     for dependency in copies[ObjectIdentifier(entry)]?.state.dependencies ?? Entry.Dependencies() {
                         entry.recordDependency(on: dependency)
                     }
@@ -131,19 +132,22 @@ extension DIContainer {
         let mine = entry.spec
         var reasons: [ResolutionError.Reason] = []
         var seen: Set<ObjectIdentifier> = [ObjectIdentifier(entry)]
-        func follow(_ dependent: Entry, through: [String]) {
+        // `owner` made `dependent`, and looked its dependencies up in itself and its ancestors.
+        func follow(_ dependent: Entry, in owner: DIContainer, through: [String]) {
             for key in dependent.state.dependencies {
-                guard let their = lookup(key)?.1.entry, seen.insert(ObjectIdentifier(their)).inserted else { continue }
+                guard let (theirOwner, slot) = owner.lookup(key), seen.insert(ObjectIdentifier(slot.entry)).inserted
+                else { continue }
+                let their = slot.entry
                 let theirs = their.spec
                 if mine.lifetime.outlives(theirs.lifetime, scope: mine.scope, dependencyScope: theirs.scope) {
                     let path = through.isEmpty ? "" : " (through \(through.joined(separator: " -> ")))"
                     reasons.append(.lifetimeMismatch(registration: mine.summary, dependency: theirs.summary + path))
                 } else if theirs.lifetime == .new {
-                    follow(their, through: through + [theirs.summary])
+                    follow(their, in: theirOwner, through: through + [theirs.summary])
                 }
             }
         }
-        follow(entry, through: [])
+        follow(entry, in: self, through: [])
         var problems = reasons.map { ResolutionError(reason: $0, key: entry.key) }
         let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
         for key in entry.state.dependencies where runsAnywhere {
@@ -206,7 +210,7 @@ extension DIContainer {
                 if let id = ids[ObjectIdentifier(entry)] { return id }
                 let id = "n\(ids.count + 1)"
                 ids[ObjectIdentifier(entry)] = id
-                var label = [entry.key.displayName, "\(entry.lifetime)"]
+                var label = [entry.key.displayName, entry.spec.writtenLifetime]
                 let aliases = aliasKeys(of: entry).map(\.typeName)
                 if !aliases.isEmpty { label.append("as " + aliases.joined(separator: ", ")) }
                 if external { label.append("(parent container)") }

@@ -351,7 +351,13 @@ extension DIContainer {
                 }
             }
             // Each only if there is something: appending nothing still reallocates an empty array.
-            if !decorators.isEmpty { registry.value.decorators += decorators }
+            // A `Decorate` registered again (its module registered twice) applies once.
+            if !decorators.isEmpty {
+                for decorator in decorators
+                where !registry.value.decorators.contains(where: { $0.identity === decorator.identity }) {
+                    registry.value.decorators.append(decorator)
+                }
+            }
             if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
             guard var before else { return recycle() }
             do throws(ResolutionError) {
@@ -361,8 +367,11 @@ extension DIContainer {
                     defer { _ = Resolution.state.installing.removeLast() }
                     try asOneResolution { () throws(ResolutionError) in
                         // Async and actor-isolated ones are made by `prepare()`.
+                        // Through a slot it serves: a later line of this call may have taken its own type's
+                        // (then another registration, perhaps with arguments, would be made instead).
                         for entry in entries where entry.spec.isEager && !entry.spec.needsAwaiting {
-                            _ = try resolveStep(entry.key, .none)
+                            guard let key = servedKeys(of: entry).first else { continue }
+                            _ = try resolveStep(key, .none)
                         }
                     }
                 }
@@ -597,7 +606,7 @@ extension DIContainer {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy(forValidation: forValidation)
                 copies[id] = entry
-                copied.slots[key] = Slot(entry: entry, alias: slot.alias)
+                copied.slots.updateValue(Slot(entry: entry, alias: slot.alias), forKey: key)
             }
             let copy = DIContainer(parent: parent, bootstraps: false)
             copy.registry.value = copied

@@ -278,6 +278,17 @@ let scenarios: [String: () -> Void] = [
         announce(expected: nil)
         _ = box.resolve(Engine.self)
     },
+    "validateInsideFactory": {
+        let box = DIContainer()
+        box.register {
+            Shared { _ -> Engine in
+                _ = box.validate()
+                return Engine()
+            }
+        }
+        announce(expected: nil)
+        _ = box.resolve(Engine.self)
+    },
     "injectMissing": {
         let box = DIContainer()
         box.activate {

@@ -1,7 +1,8 @@
 // The library's one lock: a recursive POSIX mutex on the heap, with the resolution state it guards.
 //
 // Invariant: the mutex never moves (a pthread mutex must not): it lives at a heap address of its
-// own, allocated and initialized in `init`, destroyed and freed in `deinit`, and never handed out.
+// own, allocated and initialized in `init`, and never handed out. It is never destroyed: the one
+// instance is `Resolution.lock`, a `static let` that lives as long as the process.
 // `holdCount`, `value` and `releasedAfterUnlock` are read and written only by the thread holding
 // the mutex, which orders every access from two threads. Nothing is released while it is held: a
 // `deinit` may resolve, or wait for another thread that does, so what a holder drops waits in
@@ -40,26 +41,20 @@ final class ReentrantLock: @unchecked Sendable {
     // owner only, and every access is one append, read or swap, so release builds skip the
     // run-time exclusivity check for both.
     #if DEBUG
-        final var value: ResolutionState
+        final var value = ResolutionState()
         private var releasedAfterUnlock: [Any] = []
     #else
-        @exclusivity(unchecked) final var value: ResolutionState
+        @exclusivity(unchecked) final var value = ResolutionState()
         @exclusivity(unchecked) private var releasedAfterUnlock: [Any] = []
     #endif
 
-    init(_ state: ResolutionState) {
+    init() {
         mutex = .allocate(capacity: 1)
         var attributes = pthread_mutexattr_t()
         checkPOSIX(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
         checkPOSIX(pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE)), "pthread_mutexattr_settype")
         checkPOSIX(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
         checkPOSIX(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy")
-        value = state
-    }
-
-    deinit {
-        checkPOSIX(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
-        mutex.deallocate()
     }
 
     func lock() {

@@ -21,15 +21,10 @@ struct SlotTable: Sequence {
     var count: Int { slots.count }
     var values: [Slot] { slots }
 
-    /// The slot of `key`; setting `nil` removes it.
+    /// The slot of `key`.
     subscript(key: Key) -> Slot? {
-        get {
-            guard !slots.isEmpty, case (let bucket, true) = find(key) else { return nil }
-            return slots[index[bucket].position]
-        }
-        set {
-            if let newValue { updateValue(newValue, forKey: key) } else { removeValue(forKey: key) }
-        }
+        guard !slots.isEmpty, case (let bucket, true) = find(key) else { return nil }
+        return slots[index[bucket].position]
     }
 
     /// Puts `slot` at `key`; returns the slot it replaced, if any.

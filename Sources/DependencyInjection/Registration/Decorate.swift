@@ -47,6 +47,10 @@ public struct Decorate<Value>: @unchecked Sendable {
 
 /// A ``Decorate`` with its type erased: what a container keeps.
 struct Decorator {
+    /// Which `Decorate` it came from: a module registered again (or as an override of itself)
+    /// brings the same one again, which a container keeps once (see `DIContainer.install`).
+    final class Identity: Sendable {}
+    let identity = Identity()
     let type: ObjectIdentifier
     /// The actor its closure needs, if any: it runs only there.
     let isolation: Factory.Isolation

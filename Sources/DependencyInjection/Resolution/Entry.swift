@@ -53,6 +53,9 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         var validationFailure: ResolutionError?
         /// Debug builds: `true` once its factory was reported as slow (see `SlowFactory`).
         var reportedSlow: Bool?
+        /// In a `validate()` copy of a `New` that takes arguments (made once there, as a `Shared`): `true`,
+        /// so that a resolve without arguments still fails as it would at run time, where nothing is kept.
+        var needsArgumentsEachTime: Bool?
     }
 
     /// Keys a factory resolved, in the order first seen: the first four without a name in place, as
@@ -186,8 +189,6 @@ final class Entry: LockedEntryState, @unchecked Sendable {
     func keep(_ made: AnyBox) -> ResolutionError.Reason? {
         switch lifetime {
         case .shared, .scoped:
-            // A run-only scope's run that ended while an async factory made it: kept nowhere.
-            if let reason = runRequired { return reason }
             if let run = scopeRun {
                 let key = spec.runKey
                 run.value?[key] = (self, made)
@@ -241,6 +242,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         if forValidation, lifetime != .weak { spec.lifetime = .shared }
         let copy = Entry(spec)
         (copy.state.sequence, copy.state.isSendable) = (state.sequence, state.isSendable)
+        if forValidation, lifetime == .new, spec.factory.takesArguments { copy.state.needsArgumentsEachTime = true }
         if forValidation, spec.factory.isAsync || spec.factory.isolation.actor != nil {
             copy.state.shared = state.shared
         }

@@ -13,7 +13,7 @@ import Dispatch
 /// resolution in progress belongs to whichever thread holds the lock: it lives here, not in
 /// thread-local storage.
 enum Resolution {
-    static let lock = ReentrantLock(ResolutionState())
+    static let lock = ReentrantLock()
     /// The resolution in progress; only the thread holding ``lock`` touches it (see ``Locked``).
     static var state: ResolutionState {
         _read { yield lock.value }
@@ -405,7 +405,10 @@ extension DIContainer {
         let awaitsMainActor = entry.spec.factory.isAsync && entry.spec.factory.isolation.isMainActor
         try checkRunsOn(awaitsMainActor ? .none : isolation(of: entry), entry, requested: requested, kept: kept)
         // A kept instance made with arguments may be asked for again without them.
-        if arguments.type != entry.spec.factory.argumentType, !(arguments.isEmpty && kept != nil) {
+        // (Not a `validate()` copy's `New`, which keeps one only so that its factory runs once.)
+        if arguments.type != entry.spec.factory.argumentType,
+            !(arguments.isEmpty && kept != nil && entry.state.needsArgumentsEachTime != true)
+        {
             // An argument inferred as a metatype is the real mistake: say that.
             throw argumentMismatch(entry, given: arguments.type, requested: requested)
         }

@@ -130,3 +130,29 @@ private final class NeverRegistered {}
         }
     }
 }
+
+private protocol EagerPort: AnyObject {}
+private final class EagerImpl: EagerPort {
+    let tag: String
+    init(tag: String) { self.tag = tag }
+}
+
+/// An `eager()` registration is made by its own factory, even when a later line of the same call
+/// takes its type's key (here for a factory with arguments): through a key it still serves.
+@Suite struct EagerRegistrationShadowedInItsCallTests {
+    @Test func anEagerRegistrationShadowedInItsCallIsStillMade() throws {
+        let made = Tally()
+        let box = DIContainer()
+        try box.tryRegister {
+            Shared(
+                {
+                    made.increment()
+                    return EagerImpl(tag: "eager")
+                }, as: EagerPort.self
+            ).eager()
+            New { (_, tag: String) in EagerImpl(tag: tag) }
+        }
+        #expect(made.value == 1)
+        #expect((box.resolve(EagerPort.self) as? EagerImpl)?.tag == "eager")
+    }
+}

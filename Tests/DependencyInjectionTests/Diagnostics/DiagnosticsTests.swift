@@ -341,3 +341,16 @@ private final class Counter: @unchecked Sendable {
         }
     #endif
 }
+
+private final class ScopedEngine {}
+extension DIScope { fileprivate static let graphSession = DIScope("graphSession") }
+
+@Suite struct DependencyGraphLifetimeTests {
+    /// The graph names a `Scoped` registration's scope, as the listing does.
+    @Test func theGraphNamesAScopedRegistrationsScope() {
+        let box = DIContainer()
+        box.register { Scoped(.graphSession) { ScopedEngine() } }
+        #expect(box.registrations.description.contains("Scoped(graphSession)"))
+        #expect(box.dependencyGraph().contains("Scoped(.graphSession)"), "\(box.dependencyGraph())")
+    }
+}

@@ -171,3 +171,64 @@ private final class WiringRequestHandler { init(context: WiringRequestContext) {
         #expect(report.problems.count == 1, "\(report)")
     }
 }
+
+private final class ArgumentModel {
+    let id: String
+    init(id: String) { self.id = id }
+}
+private final class ArgumentList {
+    let model: ArgumentModel
+    init(model: ArgumentModel) { self.model = model }
+}
+private final class ArgumentDetail {
+    let model: ArgumentModel
+    init(model: ArgumentModel) { self.model = model }
+}
+private final class ParentRequest {}
+private final class ParentHelper {
+    let request: ParentRequest
+    init(request: ParentRequest) { self.request = request }
+}
+private final class ChildApp {
+    let helper: ParentHelper
+    init(helper: ParentHelper) { self.helper = helper }
+}
+
+@Suite struct ValidationAcrossArgumentsAndParentsTests {
+    /// A `New` that takes arguments, resolved without them: a failure at run time, though another
+    /// check made one with its arguments.
+    @Test func validateSeesANewResolvedWithoutItsArguments() {
+        let box = DIContainer()
+        box.register {
+            New { (_, id: String) in ArgumentModel(id: id) }
+            Shared { resolve in ArgumentList(model: try resolve.tryResolve(arguments: { "1" })) }
+            Shared { resolve in ArgumentDetail(model: try resolve.tryResolve()) }  // argument forgotten
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(ArgumentDetail.self) }
+        let report = box.validate()
+        #expect(!report.isValid, "\(report)")
+        #expect(report.description.contains("ArgumentDetail"), "\(report)")
+    }
+
+    /// A lifetime is followed through a parent's `New`, with the parent's registrations (which
+    /// made the `New`), not the child's.
+    @Test func validateFollowsALifetimeThroughAParentsNew() {
+        let parent = DIContainer()
+        parent.register {
+            New(ParentHelper.init)
+            Graph(ParentRequest.init)
+        }
+        let child = DIContainer(parent: parent)
+        child.register { Shared(ChildApp.init) }
+        let report = child.validate()
+        #expect(!report.isValid)
+        #expect(report.description.contains("through 'ParentHelper'"), "\(report)")
+
+        let shadowing = DIContainer(parent: parent)
+        shadowing.register {
+            Shared(ChildApp.init)
+            Shared(ParentRequest.init)  // not what the parent's New gets
+        }
+        #expect(!shadowing.validate().isValid)
+    }
+}

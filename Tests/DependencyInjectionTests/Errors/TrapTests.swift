@@ -187,6 +187,10 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
             "releaseInstances() was called on a container while it was resolving 'Engine'."
         ),
         (
+            "validateInsideFactory",
+            "DependencyInjection: validate() was called inside a factory; call it before or after resolving."
+        ),
+        (
             "resolverUsedAfterItsContainer",
             "DependencyInjection: a Resolver was used after its container was deallocated."
         ),

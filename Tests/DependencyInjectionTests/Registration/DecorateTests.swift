@@ -200,3 +200,29 @@ private final class AsyncEngine: Sendable {}
         #expect(box.resolve(Billing.self).log == ["stripe"])
     }
 }
+
+private final class DecoratedCounter {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+}
+
+/// A module registered again (or given to `withOverrides` as its own override) brings its
+/// `Decorate` again: the container applies each `Decorate` once.
+@Suite struct DecorateRegisteredAgainTests {
+    static let feature = Module {
+        New { DecoratedCounter(1) }
+        Decorate(DecoratedCounter.self) { counter, _ in DecoratedCounter(counter.value * 10) }
+    }
+
+    @Test func aModuleRegisteredAgainDecoratesOnce() {
+        let box = DIContainer()
+        box.register { Self.feature }
+        #expect(box.resolve(DecoratedCounter.self).value == 10)
+        box.register { Self.feature }
+        #expect(box.resolve(DecoratedCounter.self).value == 10)
+        let overridden = box.activate {
+            DIContainer.withOverrides({ Self.feature }) { DIContainer.resolve(DecoratedCounter.self).value }
+        }
+        #expect(overridden == 10)
+    }
+}
