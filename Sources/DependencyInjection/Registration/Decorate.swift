@@ -13,7 +13,9 @@
 /// its `onResolve` actions get the instance undecorated. A `Value` served only as an alias
 /// (`Shared(StripePayments.init, as: Payments.self)`) is a ``ResolutionError`` when resolved: its
 /// one instance serves every type it is registered as and cannot be decorated for one of them.
-/// Several `Decorate`s of one type in one `register` call all apply, outermost last.
+/// Several `Decorate`s of one type in one `register` call all apply, outermost last. One `Decorate`
+/// value applies once per container: registering its module again (or as an override of itself)
+/// does not wrap the service twice.
 public struct Decorate<Value>: @unchecked Sendable {
     // Unchecked for the same reason as `Registration`: the closure only runs under the resolution lock.
     let decorator: Decorator

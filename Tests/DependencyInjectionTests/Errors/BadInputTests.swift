@@ -378,3 +378,28 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(Snapshot(container) == before)
     }
 }
+
+private protocol UnnamedPort: AnyObject {}
+private protocol ConstrainedRepository<Item>: AnyObject { associatedtype Item }
+private final class UnconformingEngine {}
+
+/// An alias to a private protocol, or to a constrained existential, cannot be named at run time
+/// when registered: the registration is accepted, and its first resolve and `validate()` report it
+/// (the Diagnostics article says so).
+@Suite struct AliasCheckedWhenResolvedTests {
+    @Test func anAliasToAPrivateProtocolIsReportedWhenResolvedAndByValidate() throws {
+        let box = DIContainer()
+        try box.tryRegister(Shared(UnconformingEngine(), as: UnnamedPort.self))
+        let error = #expect(throws: ResolutionError.self) { try box.tryResolve(UnnamedPort.self) }
+        #expect(
+            error?.description.contains("does not conform to 'UnnamedPort'") == true, "\(String(describing: error))")
+        #expect(!box.validate().isValid)
+    }
+
+    @Test func anAliasToAConstrainedExistentialIsReportedWhenResolvedAndByValidate() throws {
+        let box = DIContainer()
+        try box.tryRegister(Shared(UnconformingEngine(), as: (any ConstrainedRepository<Int>).self))
+        #expect(throws: ResolutionError.self) { try box.tryResolve((any ConstrainedRepository<Int>).self) }
+        #expect(!box.validate().isValid)
+    }
+}
