@@ -296,3 +296,22 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         #expect(show()?.hasPrefix("No registration for 'Router'.") == true)
     }
 }
+
+private protocol WrappedPort: AnyObject {}
+private final class WrappingPort: WrappedPort {
+    let inner: any WrappedPort
+    init(inner: any WrappedPort) { self.inner = inner }
+}
+
+@Suite struct SelfCycleMessageTests {
+    /// A wrapper registered as the type it wraps needs itself: the fix names `Decorate`, the way to
+    /// wrap a service, instead of an `onResolve` action between two services.
+    @Test func aServiceThatNeedsItselfIsToldToUseDecorate() {
+        let box = DIContainer()
+        box.register { Shared({ resolve in WrappingPort(inner: try resolve.tryResolve()) }, as: WrappedPort.self) }
+        let error = #expect(throws: ResolutionError.self) { try box.tryResolve(WrappedPort.self) }
+        let message = error?.description ?? ""
+        #expect(message.hasPrefix("Dependency cycle: WrappedPort -> WrappedPort."), "\(message)")
+        #expect(message.contains("Decorate(WrappedPort.self) { wrapped, resolve in … }"), "\(message)")
+    }
+}
