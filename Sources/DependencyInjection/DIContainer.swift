@@ -351,11 +351,12 @@ extension DIContainer {
                 }
             }
             // Each only if there is something: appending nothing still reallocates an empty array.
-            // A `Decorate` registered again (its module registered twice) applies once.
+            // A `Decorate` written where one the container has came from (its module registered again,
+            // or as an override of itself) applies once; several from one place in this call (a loop) all do.
             if !decorators.isEmpty {
-                for decorator in decorators
-                where !registry.value.decorators.contains(where: { $0.identity === decorator.identity }) {
-                    registry.value.decorators.append(decorator)
+                let known = registry.value.decorators
+                registry.value.decorators += decorators.filter { new in
+                    !known.contains { $0.type == new.type && $0.site == new.site }
                 }
             }
             if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }

@@ -13,9 +13,9 @@
 /// its `onResolve` actions get the instance undecorated. A `Value` served only as an alias
 /// (`Shared(StripePayments.init, as: Payments.self)`) is a ``ResolutionError`` when resolved: its
 /// one instance serves every type it is registered as and cannot be decorated for one of them.
-/// Several `Decorate`s of one type in one `register` call all apply, outermost last. One `Decorate`
-/// value applies once per container: registering its module again (or as an override of itself)
-/// does not wrap the service twice.
+/// Several `Decorate`s of one type in one `register` call all apply, outermost last. A `Decorate`
+/// applies once per container for the place it is written: registering its module again (or as
+/// an override of itself) does not wrap the service twice, however the module is built.
 public struct Decorate<Value>: @unchecked Sendable {
     // Unchecked for the same reason as `Registration`: the closure only runs under the resolution lock.
     let decorator: Decorator
@@ -27,9 +27,12 @@ public struct Decorate<Value>: @unchecked Sendable {
     /// ``ResolutionError`` instead.
     public init(
         _ type: Value.Type, _ decorate: @escaping (Value, Resolver) throws -> Value,
+        fileID: String = #fileID, line: Int = #line, column: Int = #column,
         isolation: isolated (any Actor)? = #isolation
     ) {
-        decorator = Decorator(type: ObjectIdentifier(Value.self), isolation: .init(isolation)) { resolver, made in
+        let site = "\(fileID):\(line):\(column)"
+        decorator = Decorator(type: ObjectIdentifier(Value.self), site: site, isolation: .init(isolation)) {
+            resolver, made in
             // The values of a registration of `Value` are `Value`s (see `Factory`).
             AnyBox.holding(try decorate(made.value(as: Value.self), resolver))
         }
@@ -39,8 +42,12 @@ public struct Decorate<Value>: @unchecked Sendable {
     /// the main actor (decorators of main-actor services, written in any code).
     ///
     ///     Decorate(APIClient.self) { @MainActor client, resolve in LoggingAPIClient(client, logger: resolve()) }
-    public init(_ type: Value.Type, _ decorate: @escaping @MainActor (Value, Resolver) throws -> Value) {
-        decorator = Decorator(type: ObjectIdentifier(Value.self), isolation: .mainActor) { resolver, made in
+    public init(
+        _ type: Value.Type, _ decorate: @escaping @MainActor (Value, Resolver) throws -> Value,
+        fileID: String = #fileID, line: Int = #line, column: Int = #column
+    ) {
+        let site = "\(fileID):\(line):\(column)"
+        decorator = Decorator(type: ObjectIdentifier(Value.self), site: site, isolation: .mainActor) { resolver, made in
             // `keepMade` runs it only on the main actor.
             AnyBox.holding(try onMainActor((made.value(as: Value.self), resolver)) { try decorate($0.0, $0.1) })
         }
@@ -49,11 +56,10 @@ public struct Decorate<Value>: @unchecked Sendable {
 
 /// A ``Decorate`` with its type erased: what a container keeps.
 struct Decorator {
-    /// Which `Decorate` it came from: a module registered again (or as an override of itself)
-    /// brings the same one again, which a container keeps once (see `DIContainer.install`).
-    final class Identity: Sendable {}
-    let identity = Identity()
     let type: ObjectIdentifier
+    /// Where its `Decorate` was written: a module registered again (or as an override of itself)
+    /// brings it again, which a container keeps once (see `DIContainer.install`).
+    let site: String
     /// The actor its closure needs, if any: it runs only there.
     let isolation: Factory.Isolation
     let decorate: (Resolver, AnyBox) throws -> AnyBox

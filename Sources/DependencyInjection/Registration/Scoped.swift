@@ -57,10 +57,6 @@ extension Registration where Scope == ScopedLifetime {
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line)) }
 
     /// Registers a `@MainActor` initializer whose parameters are registered services, in `scope`.
-    ///
-    /// Disfavored, as `Shared`'s: a closure written `{ @MainActor (resolve: Resolver, id: String) in … }`
-    /// is then the factory that takes arguments.
-    @_disfavoredOverload
     public init<Failure: Error, First, each Rest, each Alias>(
         _ scope: DIScope, _ make: @escaping @MainActor (First, repeat each Rest) throws(Failure) -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line

@@ -56,6 +56,9 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         /// In a `validate()` copy of a `New` that takes arguments (made once there, as a `Shared`): `true`,
         /// so that a resolve without arguments still fails as it would at run time, where nothing is kept.
         var needsArgumentsEachTime: Bool?
+        /// In a `validate()` copy of a `Graph` that takes arguments: `true`, so that a resolve without
+        /// arguments finds the one made with them only in the resolution that made it, as at run time.
+        var keptForOneResolution: Bool?
     }
 
     /// Keys a factory resolved, in the order first seen: the first four without a name in place, as
@@ -242,7 +245,10 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         if forValidation, lifetime != .weak { spec.lifetime = .shared }
         let copy = Entry(spec)
         (copy.state.sequence, copy.state.isSendable) = (state.sequence, state.isSendable)
-        if forValidation, lifetime == .new, spec.factory.takesArguments { copy.state.needsArgumentsEachTime = true }
+        if forValidation, lifetime == .new || lifetime == .graph, spec.factory.takesArguments {
+            copy.state.needsArgumentsEachTime = true
+            if lifetime == .graph { copy.state.keptForOneResolution = true }
+        }
         if forValidation, spec.factory.isAsync || spec.factory.isolation.actor != nil {
             copy.state.shared = state.shared
         }

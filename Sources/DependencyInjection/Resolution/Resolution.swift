@@ -405,9 +405,12 @@ extension DIContainer {
         let awaitsMainActor = entry.spec.factory.isAsync && entry.spec.factory.isolation.isMainActor
         try checkRunsOn(awaitsMainActor ? .none : isolation(of: entry), entry, requested: requested, kept: kept)
         // A kept instance made with arguments may be asked for again without them.
-        // (Not a `validate()` copy's `New`, which keeps one only so that its factory runs once.)
+        // (Not a `validate()` copy's `New`, which keeps one only so that its factory runs once; nor its
+        // `Graph`, outside the resolution that made it.)
         if arguments.type != entry.spec.factory.argumentType,
-            !(arguments.isEmpty && kept != nil && entry.state.needsArgumentsEachTime != true)
+            !(arguments.isEmpty && kept != nil
+                && (entry.state.needsArgumentsEachTime != true
+                    || (entry.state.keptForOneResolution == true && Resolution.state.made.contains { $0 === entry })))
         {
             // An argument inferred as a metatype is the real mistake: say that.
             throw argumentMismatch(entry, given: arguments.type, requested: requested)

@@ -336,9 +336,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "break the cycle: an async factory cannot wait for a service that waits for it. Let one side get "
                 + "the other where it is used, once both are made (e.g. a @LazyInject property, read after "
                 + "try await DIContainer.prepare()), not in its factory."
+        // The type asked for again (the key of this error), without its name: the one to decorate.
         case .dependencyCycle(let cycle) where cycle.count == 2:
-            "to wrap a \(cycle[0]) made elsewhere, do not register the wrapper as \(cycle[0]): wrap it with "
-                + "Decorate(\(cycle[0]).self) { wrapped, resolve in … } (see Decorate); otherwise, let it get "
+            "to wrap a \(typeName) made elsewhere, do not register the wrapper as \(typeName): wrap it with "
+                + "Decorate(\(typeName).self) { wrapped, resolve in … } (see Decorate); otherwise, let it get "
                 + "what it needs after creation, in an onResolve action."
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "

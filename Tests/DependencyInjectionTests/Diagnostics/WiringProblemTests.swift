@@ -210,6 +210,31 @@ private final class ChildApp {
         #expect(report.description.contains("ArgumentDetail"), "\(report)")
     }
 
+    /// The same for a `Graph` that takes arguments, resolved without them in another resolution;
+    /// within the resolution that made it, a resolve without arguments finds it, as at run time.
+    @Test func validateSeesAGraphResolvedWithoutItsArgumentsInAnotherResolution() {
+        let box = DIContainer()
+        box.register {
+            Graph { (_, id: String) in ArgumentModel(id: id) }
+            New { resolve in ArgumentList(model: try resolve.tryResolve(arguments: { "1" })) }
+            New { resolve in ArgumentDetail(model: try resolve.tryResolve()) }  // argument forgotten
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(ArgumentDetail.self) }
+        #expect(!box.validate().isValid)
+
+        let valid = DIContainer()
+        valid.register {
+            Graph { (_, id: String) in ArgumentModel(id: id) }
+            New { resolve in
+                let first: ArgumentModel = try resolve.tryResolve(arguments: { "1" })
+                let again: ArgumentModel = try resolve.tryResolve()
+                return ArgumentList(model: first === again ? again : first)
+            }
+        }
+        #expect(throws: Never.self) { try valid.tryResolve(ArgumentList.self) }
+        #expect(valid.validate().isValid, "\(valid.validate())")
+    }
+
     /// A lifetime is followed through a parent's `New`, with the parent's registrations (which
     /// made the `New`), not the child's.
     @Test func validateFollowsALifetimeThroughAParentsNew() {

@@ -314,4 +314,20 @@ private final class WrappingPort: WrappedPort {
         #expect(message.hasPrefix("Dependency cycle: WrappedPort -> WrappedPort."), "\(message)")
         #expect(message.contains("Decorate(WrappedPort.self) { wrapped, resolve in … }"), "\(message)")
     }
+
+    /// The hint names the type asked for again, without its name (a type to decorate), however the
+    /// cycle was entered.
+    @Test func theHintNamesTheTypeAskedForAgain() {
+        let box = DIContainer()
+        box.register { Shared({ resolve in WrappingPort(inner: try resolve.tryResolve()) }, as: WrappedPort.self) }
+        let direct = #expect(throws: ResolutionError.self) { try box.tryResolve(WrappingPort.self) }
+        #expect(direct?.description.contains("Decorate(WrappedPort.self)") == true, "\(String(describing: direct))")
+        let named = DIContainer()
+        named.register {
+            Shared({ resolve in WrappingPort(inner: try resolve.tryResolve(name: "a")) }, as: WrappedPort.self)
+                .named("a")
+        }
+        let error = #expect(throws: ResolutionError.self) { try named.tryResolve(WrappedPort.self, name: "a") }
+        #expect(error?.description.contains("Decorate(WrappedPort.self)") == true, "\(String(describing: error))")
+    }
 }

@@ -326,3 +326,20 @@ struct GraphThroughOptionalsTests {
         #expect(graph.contains("n2 -> n1;"))
     }
 }
+
+private final class ScopedMainDependency: Sendable {}
+@MainActor private final class ScopedMainModel { init(dependency: ScopedMainDependency) {} }
+extension DIScope { fileprivate static let autowiredSession = DIScope("autowiredSession") }
+
+/// `Scoped(scope, T.init)` of a main-actor initializer compiles in nonisolated code, as
+/// `Shared(T.init)` does (GettingStarted registers main-actor types this way).
+@Suite struct ScopedMainActorInitializerTests {
+    @Test func aScopedMainActorInitializerCompilesInNonisolatedCode() {
+        let box = DIContainer()
+        box.register {
+            Shared(ScopedMainDependency.init)
+            Scoped(.autowiredSession, ScopedMainModel.init)
+        }
+        #expect(box.registrations.first { $0.typeName == "ScopedMainModel" }?.isMainActor == true)
+    }
+}

@@ -225,4 +225,36 @@ private final class DecoratedCounter {
         }
         #expect(overridden == 10)
     }
+
+    /// A module built anew each time it is read (`static var`, as the Example and GettingStarted
+    /// write them) brings new `Decorate` values written in the same place: still applied once.
+    static var computed: Module {
+        Module {
+            New { DecoratedCounter(1) }
+            Decorate(DecoratedCounter.self) { counter, _ in DecoratedCounter(counter.value * 10) }
+        }
+    }
+
+    @Test func aComputedModuleRegisteredAgainDecoratesOnce() {
+        let box = DIContainer()
+        box.register { Self.computed }
+        box.register { Self.computed }
+        #expect(box.resolve(DecoratedCounter.self).value == 10)
+        let overridden = box.withOverrides {
+            Self.computed
+        } operation: {
+            DIContainer.resolve(DecoratedCounter.self).value
+        }
+        #expect(overridden == 10)
+    }
+
+    /// Two `Decorate`s written in one place and registered in one call (a loop) both apply.
+    @Test func decoratorsFromOnePlaceInOneCallAllApply() {
+        let box = DIContainer()
+        box.register {
+            New { DecoratedCounter(1) }
+            for _ in 0..<2 { Decorate(DecoratedCounter.self) { counter, _ in DecoratedCounter(counter.value * 10) } }
+        }
+        #expect(box.resolve(DecoratedCounter.self).value == 100)
+    }
 }
