@@ -3,8 +3,8 @@ import Dispatch
 import Foundation
 import Testing
 
-// Forms of the public API that no other test selected (found by coverage): each is written as a
-// user would, and its result checked.
+// Forms of the public API no other test selects: each is written as a user would, and its result
+// checked.
 
 private final class CoverEngine {}
 private final class CoverSendable: Sendable {}
@@ -43,7 +43,7 @@ extension CoverConfig: CoverSettings {}
     box.register { Shared { resolve in try CoverWorker(config: resolve.tryResolve()) } }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct UncoveredStaticAPITests {
+@Suite(.timeLimit(.minutes(1))) struct StaticAPIFormTests {
     @Test func staticRegisterOfOneSendableRegistrationRegistersIt() {
         let box = DIContainer()
         box.activate { DIContainer.register(Shared(CoverSendable())) }
@@ -95,7 +95,7 @@ extension CoverConfig: CoverSettings {}
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct UncoveredMainActorFormsTests {
+@Suite(.timeLimit(.minutes(1))) struct MainActorRegistrationFormTests {
     @Test @MainActor func mainActorFactoryWithArgumentsRunsOnTheMainActor() throws {
         let box = DIContainer()
         box.register { New { @MainActor (_: Resolver, id: String) in CoverScreen(id: id) } }
@@ -203,7 +203,7 @@ extension CoverConfig: CoverSettings {}
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct UncoveredDiagnosticsTests {
+@Suite(.timeLimit(.minutes(1))) struct DiagnosticsFormTests {
     @Test func registrationsOfAnEmptyContainerSaySo() {
         #expect(DIContainer().registrations.description == "No registrations.")
     }
@@ -287,7 +287,7 @@ extension DIScope {
     fileprivate static let coverRequest = DIScope("coverRequest", requiresRun: true)
 }
 
-@Suite(.timeLimit(.minutes(1))) struct UncoveredRunOnlyScopeTests {
+@Suite(.timeLimit(.minutes(1))) struct RunOnlyScopeAsyncTests {
     @Test func anAsyncScopedServiceOfARunOnlyScopeResolvedOutsideARunFails() async throws {
         let box = DIContainer()
         box.register { Scoped(.coverRequest) { _ async in CoverConfig() } }
@@ -329,7 +329,7 @@ private final class CoverLink {
     init(next: CoverLink?) {}
 }
 
-@Suite(.timeLimit(.minutes(1))) struct UncoveredDepthTests {
+@Suite(.timeLimit(.minutes(1))) struct StackLimitMessageTests {
     /// On a thread whose stack runs out before 1,000 steps, the error says that the stack is the limit.
     @Test(.disabled(if: runsUnderAddressSanitizer, "AddressSanitizer: the stack left cannot be measured"))
     func aChainDeeperThanTheThreadsStackAllowsSaysSo() throws {
