@@ -217,11 +217,11 @@ extension DIContainer {
                 lines.append("    \(id) [label=\(label.joined(separator: "\n").debugDescription)];")
                 return id
             }
+            // Every registration's node first, then the edges (and the nodes they reach outside).
             let roots = rootEntries
-            for entry in roots { _ = node(for: entry, external: false) }
+            let rootIDs = roots.map { node(for: $0, external: false) }
             var missing: [Key: String] = [:]
-            for entry in roots {
-                let from = node(for: entry, external: false)
+            for (entry, from) in zip(roots, rootIDs) {
                 for dependency in entry.state.dependencies {
                     let to: String
                     if let (owner, slot) = lookup(dependency) {
