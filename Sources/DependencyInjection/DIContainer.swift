@@ -148,7 +148,7 @@ public final class DIContainer: @unchecked Sendable {
     /// actor (`asksForMainActor`: the hop gets the failure). Anywhere else, traps with the error's message.
     @usableFromInline
     static func deferToValidation(_ error: ResolutionError, file: StaticString, line: UInt) {
-        let failure = error.declared(at: "\(file):\(line)")
+        let failure = error.with { $0.declaration = "\(file):\(line)" }
         let deferred = Resolution.lock.withLock { () -> Bool in
             if let top = Resolution.state.frames.last, top.step != nil {
                 // Also where the resolve will be made again on the main actor (`asksForMainActor`): the

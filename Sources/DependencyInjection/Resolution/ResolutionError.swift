@@ -270,9 +270,6 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         return ResolutionError(details)
     }
 
-    /// The same error, raised by the property wrapper declared at `declaration` (`file:line`).
-    func declared(at declaration: String) -> ResolutionError { with { $0.declaration = declaration } }
-
     /// The same error, reached through `step` first (the async factory whose code asked).
     func reached(through step: String) -> ResolutionError {
         path.contains(step) ? self : reached(through: [step])
