@@ -71,24 +71,21 @@ extension DIContainer {
             var copies: [ObjectIdentifier: Entry] = [:]
             let copy = isolatedCopy(copies: &copies, forValidation: true)
             let (entries, probed, items, duplicates) = Resolution.lock.withLock {
-                let entries = rootEntries
-                // Each as its value needs: on the actor of its factory, else of a decorator or an action.
-                func spec(of entry: Entry, in container: DIContainer) -> RegistrationSpec {
-                    var spec = entry.spec
-                    spec.factory.isolation = container.isolation(of: entry)
-                    return spec
-                }
-                var probed = entries.map { spec(of: $0, in: self) }
-                var items = entries.map { (copies[ObjectIdentifier($0)], servedKeys(of: $0), copy) }
-                // An ancestor's factories that can only trap when they fail are probed (and not
-                // reported) too, so that what this container's factories need of them fails at once.
-                for (ancestor, itsCopy) in zip(lineage.dropFirst(), copy.lineage.dropFirst()) {
-                    for entry in ancestor.rootEntries where !entry.spec.factory.canUnwind {
-                        probed.append(spec(of: entry, in: ancestor))
-                        items.append((copies[ObjectIdentifier(entry)], ancestor.servedKeys(of: entry), itsCopy))
+                var probed: [RegistrationSpec] = []
+                var items: [ValidationProbe.Item] = []
+                // This container's registrations, then an ancestor's factories that can only trap when
+                // they fail, probed (and not reported) too, so that what this container's factories
+                // need of them fails at once.
+                for (container, itsCopy) in zip(lineage, copy.lineage) {
+                    for entry in container.rootEntries where container === self || !entry.spec.factory.canUnwind {
+                        // Each as its value needs: on the actor of its factory, else of a decorator or an action.
+                        var spec = entry.spec
+                        spec.factory.isolation = container.isolation(of: entry)
+                        probed.append(spec)
+                        items.append((copies[ObjectIdentifier(entry)], container.servedKeys(of: entry), itsCopy))
                     }
                 }
-                return (entries, probed, items, registry.value.duplicates)
+                return (rootEntries, probed, items, registry.value.duplicates)
             }
             let probe = ValidationProbe(copy: copy, items: items, blocking: blocking)
             let outcomes = probe.run(probed).prefix(entries.count)
