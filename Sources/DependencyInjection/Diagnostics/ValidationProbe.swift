@@ -121,8 +121,7 @@ final class ValidationProbe: @unchecked Sendable {
         }
         // A global actor's closure without a resolver first (it needs no plain factory's service): what
         // the plain ones that cannot unwind need of it is made, and their first try does not fail.
-        let actorClosures = onActors.filter { specs[$0].factory.isActorClosure }
-        checkInTasks(actorClosures)
+        checkInTasks(onActors.filter { specs[$0].factory.isActorClosure })
         probeOnThreads(early)
         checkInTasks(onActors.filter { !specs[$0].factory.isActorClosure })
         inRuns { Resolution.lock.withLock { for index in inline { check(index, on: blocking.actor) } } }
