@@ -43,11 +43,9 @@ extension DIContainer {
                 container.bootstrapIfNeeded()
                 // Each registration once, through a slot it still serves (its own, or an alias).
                 return container.rootEntries.filter(\.needsPreparing).compactMap { entry in
-                    container.servedKeys(of: entry).first.map { key in
-                        (
-                            Service(owner: container, key: key, actor: entry.spec.factory.isolation.actor),
-                            entry.preparePhase
-                        )
+                    let actor = entry.spec.factory.isolation.actor
+                    return container.servedKeys(of: entry).first.map { key in
+                        (Service(owner: container, key: key, actor: actor), entry.preparePhase)
                     }
                 }
             }
