@@ -16,14 +16,7 @@
 /// `registerDependencies()` may run on any thread (on the first use of `shared`). In a module
 /// with default MainActor isolation, write `nonisolated extension DIContainer: …`: a conformance
 /// isolated to the main actor cannot be used from other threads, and Swift 6.2 says so.
-#if compiler(>=6.2)
-    public protocol DependencyRegistering: SendableMetatype {
-        /// Registers the app's dependencies; call `register` on `DIContainer` inside.
-        static func registerDependencies()
-    }
-#else
-    public protocol DependencyRegistering {
-        /// Registers the app's dependencies; call `register` on `DIContainer` inside.
-        static func registerDependencies()
-    }
-#endif
+public protocol DependencyRegistering: SendableMetatype {
+    /// Registers the app's dependencies; call `register` on `DIContainer` inside.
+    static func registerDependencies()
+}
