@@ -417,7 +417,9 @@ struct RegistrationSpec {
     /// field by field: passing the spec on would copy it.
     static func problem(of entry: Entry) -> ResolutionError? {
         let (type, name, aliases, key) = (entry.spec.type, entry.spec.name, entry.spec.aliases, entry.key)
-        if isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
+        // `_isOptional` opens the metatype (a conformance check would search every conformance record
+        // of the process the first time each type is registered: slow at app launch).
+        if _isOptional(type) { return ResolutionError(reason: .optionalRegistration, key: key) }
         // A function as the service is almost always an initializer registered whole.
         if Conformance.isFunction(type) { return ResolutionError(reason: .functionRegistered, key: key) }
         if entry.spec.lifetime == .scoped, entry.spec.scope == nil {
@@ -438,13 +440,6 @@ struct RegistrationSpec {
         }
         return nil
     }
-}
-
-/// `_isOptional` for a type held as a value (a conformance check would search every conformance
-/// record of the process the first time each type is registered: slow at app launch).
-private func isOptional(_ type: any Any.Type) -> Bool {
-    func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }
-    return _openExistential(type, do: check)
 }
 
 /// What few registrations have (a scope, `onResolve` actions), out of line: one word in every
