@@ -59,12 +59,6 @@ struct Factory: @unchecked Sendable {
     enum Make {
         case sync((Resolver, Any) throws -> AnyBox)
         case async(@Sendable (Resolver) async throws -> sending AnyBox)
-
-        /// A synchronous factory of `Value`s, boxed (its arguments' tuple comes as `Any`).
-        @inlinable
-        static func boxing<Value>(_ make: @escaping (Resolver, Any) throws -> Value) -> Make {
-            .sync { resolver, arguments in AnyBox.holding(try make(resolver, arguments)) }
-        }
     }
 
     /// The type of the arguments' tuple, `Void` for a factory without arguments.

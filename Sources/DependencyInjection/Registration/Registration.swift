@@ -157,7 +157,7 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         self.init(
             Factory(
                 isolation: .mainActor, canUnwind: Failure.self != Never.self,
-                .boxing { resolver, _ in try onMainActor(resolver) { try make($0) } }),
+                .sync { resolver, _ in AnyBox.holding(try onMainActor(resolver) { try make($0) }) }),
             aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 
@@ -323,12 +323,12 @@ func argumentsFactory<Value, each Argument>(
     repeat parameterTypes.append((each Argument).self)
     return Factory(
         argumentType: (repeat each Argument).self, parameterTypes: parameterTypes, isolation: isolation,
-        .boxing { resolver, values in
+        .sync { resolver, values in
             // The resolution path checked that the tuple is of `argumentType`.
             guard let arguments = values as? (repeat each Argument) else {
                 preconditionFailure("DependencyInjection: arguments of the wrong type reached a factory.")
             }
-            return try make(resolver, repeat each arguments)
+            return AnyBox.holding(try make(resolver, repeat each arguments))
         })
 }
 
