@@ -155,9 +155,8 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
         fileID: String = #fileID, line: Int = #line
     ) {
         self.init(
-            Factory(
-                isolation: .mainActor, canUnwind: Failure.self != Never.self,
-                .sync { resolver, _ in AnyBox.holding(try onMainActor(resolver) { try make($0) }) }),
+            sync: { resolver, _ in AnyBox.holding(try onMainActor(resolver) { try make($0) }) },
+            canUnwind: Failure.self != Never.self, isolation: MainActor.shared,
             aliasList: Self.aliasList(repeat each aliases), fileID: fileID, line: line)
     }
 
