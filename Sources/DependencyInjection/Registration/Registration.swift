@@ -335,12 +335,11 @@ func argumentsFactory<Value, each Argument>(
 private func mainActorArgumentsFactory<Value, Failure: Error, each Argument>(
     _ make: @escaping @MainActor (Resolver, repeat each Argument) throws(Failure) -> Value
 ) -> Factory {
-    func makeOnMainActor(_ resolver: Resolver, _ argument: repeat each Argument) throws -> Value {
+    argumentsFactory(isolation: .mainActor) { (resolver: Resolver, argument: repeat each Argument) throws -> Value in
         try onMainActor((repeat each argument)) { (arguments: (repeat each Argument)) throws -> Value in
             try make(resolver, repeat each arguments)
         }
     }
-    return argumentsFactory(isolation: .mainActor, makeOnMainActor)
 }
 
 /// Runs `body` with `input` on the main actor, which the resolution path checked this code runs on.
