@@ -8,16 +8,6 @@ extension Registration where Scope == ScopedLifetime {
     /// `registration`, kept per `scope`.
     init(_ scope: DIScope, _ registration: Self) { self = registration.changing { $0.scope = scope } }
 
-    /// Registers the value of an expression in `scope`, evaluated when an instance is needed.
-    ///
-    /// Disfavored, so that `Scoped(.session, Checkout.init)` picks the autowired form (which,
-    /// unlike `Shared`'s, need not be disfavored: no form here takes a function as a value).
-    @_disfavoredOverload
-    public init<each Alias>(
-        _ scope: DIScope, _ make: @autoclosure @escaping () -> Value, as aliases: repeat (each Alias).Type,
-        fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
-    ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)) }
-
     /// Registers a function without parameters, typically an initializer, in `scope`.
     public init<Failure: Error, each Alias>(
         _ scope: DIScope, _ make: @escaping () throws(Failure) -> Value, as aliases: repeat (each Alias).Type,
@@ -57,6 +47,10 @@ extension Registration where Scope == ScopedLifetime {
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line)) }
 
     /// Registers a `@MainActor` initializer whose parameters are registered services, in `scope`.
+    ///
+    /// Disfavored, as `Shared`'s is: `{ @MainActor (_: Resolver, id: String) in … }` is then the
+    /// factory that takes arguments.
+    @_disfavoredOverload
     public init<Failure: Error, First, each Rest, each Alias>(
         _ scope: DIScope, _ make: @escaping @MainActor (First, repeat each Rest) throws(Failure) -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
@@ -87,4 +81,28 @@ extension Registration where Scope == ScopedLifetime {
         @_inheritActorContext _ make: @Sendable @escaping @isolated(any) (Resolver) async throws -> Value,
         as aliases: repeat (each Alias).Type, fileID: String = #fileID, line: Int = #line
     ) where Value: Sendable { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line)) }
+}
+
+/// Where the expression form of ``Scoped`` lives (`Scoped(.request, RequestContext())`), as
+/// ``_ExpressionRegistration`` holds `Shared`'s: an initializer of a protocol extension ranks
+/// below every form of `Scoped`, so `Scoped(.session, Checkout.init)` picks the autowired form.
+/// Not for use on its own.
+public protocol _ScopedExpressionRegistration {
+    associatedtype Value
+    /// Registers `make` in `scope`: ``Scoped``'s form for a function without parameters, which the
+    /// expression form forwards to.
+    init<each Alias>(
+        _ scope: DIScope, _ make: @escaping () -> Value, as aliases: repeat (each Alias).Type, fileID: String,
+        line: Int, isolation: isolated (any Actor)?)
+}
+
+extension Registration: _ScopedExpressionRegistration where Scope == ScopedLifetime {}
+
+extension _ScopedExpressionRegistration {
+    /// Registers the value of an expression in `scope`, evaluated when an instance is needed.
+    @_disfavoredOverload
+    public init<each Alias>(
+        _ scope: DIScope, _ make: @autoclosure @escaping () -> Value, as aliases: repeat (each Alias).Type,
+        fileID: String = #fileID, line: Int = #line, isolation: isolated (any Actor)? = #isolation
+    ) { self.init(scope, make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation) }
 }

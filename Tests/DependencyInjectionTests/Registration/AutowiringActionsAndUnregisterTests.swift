@@ -329,6 +329,10 @@ struct GraphThroughOptionalsTests {
 
 private final class ScopedMainDependency: Sendable {}
 @MainActor private final class ScopedMainModel { init(dependency: ScopedMainDependency) {} }
+@MainActor private final class ScopedScreen {
+    let id: String
+    init(id: String) { self.id = id }
+}
 extension DIScope { fileprivate static let autowiredSession = DIScope("autowiredSession") }
 
 /// `Scoped(scope, T.init)` of a main-actor initializer compiles in nonisolated code, as
@@ -341,5 +345,18 @@ extension DIScope { fileprivate static let autowiredSession = DIScope("autowired
             Scoped(.autowiredSession, ScopedMainModel.init)
         }
         #expect(box.registrations.first { $0.typeName == "ScopedMainModel" }?.isMainActor == true)
+    }
+
+    /// The closure `New` and `Shared` accept with its parameter types written out compiles for
+    /// `Scoped` too, as the main-actor factory that takes arguments.
+    @Test @MainActor func aScopedMainActorFactoryWithTypedParametersTakesArguments() throws {
+        let box = DIContainer()
+        box.register {
+            Scoped(.autowiredSession) { @MainActor (_: Resolver, id: String) -> ScopedScreen in ScopedScreen(id: id) }
+        }
+        #expect(try box.tryResolve(ScopedScreen.self, arguments: { "a" }).id == "a")
+        let listed = try #require(box.registrations.first)
+        #expect(listed.argumentTypes == ["String"])
+        #expect(listed.isMainActor)
     }
 }
