@@ -23,9 +23,30 @@ extension DIContainer {
     ///
     /// It checks what ``validate(isolation:)-swift.method`` checks; on the main actor it also checks what
     /// needs the main actor, which the synchronous form (blocking it) lists as not checked.
+    ///
+    /// Cancelling the awaiting task cancels the check running then, and lists what is not checked
+    /// yet as not checked.
     public func validate() async -> ValidationReport {
-        await withCheckedContinuation { finished in
-            DetachedThread.start { finished.resume(returning: self.validate(blocking: .none)) }
+        let probe = Locked<(isCancelled: Bool, probe: ValidationProbe?)>((false, nil))
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { finished in
+                DetachedThread.start {
+                    finished.resume(
+                        returning: self.validate(blocking: .none) { started in
+                            let isCancelled = Resolution.lock.withLock {
+                                probe.value.probe = started
+                                return probe.value.isCancelled
+                            }
+                            // Cancelled before the probe started: it starts cancelled.
+                            if isCancelled { started.cancel() }
+                        })
+                }
+            }
+        } onCancel: {
+            Resolution.lock.withLock { () -> ValidationProbe? in
+                probe.value.isCancelled = true
+                return probe.value.probe
+            }?.cancel()
         }
     }
 
@@ -66,7 +87,9 @@ extension DIContainer {
     }
 
     /// `blocking`: the actor the caller runs on, which this call blocks until it returns.
-    private func validate(blocking: Factory.Isolation) -> ValidationReport {
+    private func validate(
+        blocking: Factory.Isolation, started: (ValidationProbe) -> Void = { _ in }
+    ) -> ValidationReport {
         Self.settingAsideResolution {
             var copies: [ObjectIdentifier: Entry] = [:]
             let copy = isolatedCopy(copies: &copies, forValidation: true)
@@ -88,6 +111,7 @@ extension DIContainer {
                 return (rootEntries, probed, items, registry.value.duplicates)
             }
             let probe = ValidationProbe(copy: copy, items: items, blocking: blocking)
+            started(probe)
             let outcomes = probe.run(probed).prefix(entries.count)
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []

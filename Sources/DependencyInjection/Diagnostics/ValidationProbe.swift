@@ -66,6 +66,24 @@ final class ValidationProbe: @unchecked Sendable {
     /// never waited for: what needs it is listed as not checked.
     private let blocking: Factory.Isolation
 
+    /// Set once the `await validate()` it runs for is cancelled: what is not checked yet is listed
+    /// as not checked, and the check running in a task now is cancelled. Lock held.
+    private var isCancelled = false
+    /// The check running in a task now, and what tells `checkInTasks` that it is over. Lock held.
+    private var running: (task: Task<Void, Never>, done: DispatchSemaphore)?
+    private static let cancelled = "await validate() was cancelled before it was checked"
+
+    /// The awaiting caller was cancelled: stops waiting for the check running now (cancelling its
+    /// task), and checks nothing more in tasks.
+    func cancel() {
+        let check = Resolution.lock.withLock { () -> (task: Task<Void, Never>, done: DispatchSemaphore)? in
+            isCancelled = true
+            return running
+        }
+        check?.task.cancel()
+        check?.done.signal()
+    }
+
     init(copy: DIContainer, items: [Item], blocking: Factory.Isolation) {
         (self.copy, self.items, self.blocking) = (copy, items, blocking)
         outcomes = Array(repeating: nil, count: items.count)
@@ -124,6 +142,12 @@ final class ValidationProbe: @unchecked Sendable {
         checkInTasks(onActors.filter { specs[$0].factory.isActorClosure })
         probeOnThreads(early)
         checkInTasks(onActors.filter { !specs[$0].factory.isActorClosure })
+        // Cancelled: what is left is not checked, nor is what failed for want of what was not.
+        if Resolution.lock.withLock({ uncheckIfCancelled(Array(outcomes.indices), andWaiting: true) }) {
+            var run = runs
+            while let ending = run { (run, _) = (ending.outer, ending.end()) }
+            return Resolution.lock.withLock { outcomes }
+        }
         inRuns { Resolution.lock.withLock { for index in inline { check(index, on: blocking.actor) } } }
         // What needed a service that an actor or an async factory had not made yet gets a second try.
         let retries = Resolution.lock.withLock {
@@ -207,6 +231,7 @@ final class ValidationProbe: @unchecked Sendable {
     /// factory, as `prepare()` would; gives up on the rest at ``deadline``, ``actorTimeout`` seconds in.
     private func checkInTasks(_ indices: [Int]) {
         for index in indices {
+            if Resolution.lock.withLock({ uncheckIfCancelled(indices) }) { return }
             // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
             // The actor its value needs (its factory's, or a decorator's or action's), if any.
             let (actor, parks) = Resolution.lock.withLock { () -> ((any Actor)?, Bool?) in
@@ -227,18 +252,45 @@ final class ValidationProbe: @unchecked Sendable {
                 done.signal()
             }
             // Off the cooperative pool where it can be: a failure there parks the thread it runs on.
-            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                Task.detached(executorPreference: ProbeExecutor(), operation: operation)
-            } else {
-                Task.detached(operation: operation)
+            let task =
+                if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                    Task.detached(executorPreference: ProbeExecutor(), operation: operation)
+                } else {
+                    Task.detached(operation: operation)
+                }
+            let cancelledAlready = Resolution.lock.withLock {
+                running = (task, done)
+                return isCancelled
             }
-            guard done.wait(timeout: deadline) == .timedOut else { continue }
+            if cancelledAlready { task.cancel() }
+            let timedOut = done.wait(timeout: deadline) == .timedOut
+            let cancelled = Resolution.lock.withLock {
+                running = nil
+                return uncheckIfCancelled(indices)
+            }
+            if cancelled { return }
+            guard timedOut else { continue }
             let late = "its actor or async factory did not finish within \(Self.actorTimeout) s"
             Resolution.lock.withLock {
                 for index in indices where outcomes[index] == nil { outcomes[index] = .unchecked(late) }
             }
             return
         }
+    }
+
+    /// Once cancelled, lists what of `indices` has no outcome yet as not checked; returns whether
+    /// it was cancelled. Lock held.
+    private func uncheckIfCancelled(_ indices: [Int], andWaiting: Bool = false) -> Bool {
+        guard isCancelled else { return false }
+        for index in indices {
+            switch outcomes[index] {
+            case nil: outcomes[index] = .unchecked(Self.cancelled)
+            case .failed(let error)? where andWaiting && error.waitsForAnActor:
+                outcomes[index] = .unchecked(Self.cancelled)
+            default: break
+            }
+        }
+        return true
     }
 
     /// Resolves each slot of registration `index` in the copy, awaiting it, on the actor its factory
@@ -254,7 +306,11 @@ final class ValidationProbe: @unchecked Sendable {
         } catch {
             let failure =
                 error as? ResolutionError ?? .init(reason: .factoryFailed, key: keys[0], underlyingError: error)
-            Resolution.lock.withLock { if outcomes[index] == nil { record(failure, at: index) } }
+            Resolution.lock.withLock {
+                // Cancelled with its caller: what it threw says nothing about the registration.
+                guard outcomes[index] == nil else { return }
+                if isCancelled { outcomes[index] = .unchecked(Self.cancelled) } else { record(failure, at: index) }
+            }
         }
     }
 

@@ -21,6 +21,10 @@ extension Registration where Scope == ScopedLifetime {
     ) { self.init(scope, Self(make, as: repeat each aliases, fileID: fileID, line: line, isolation: isolation)) }
 
     /// Registers an initializer whose parameters are registered services, in `scope`.
+    ///
+    /// Disfavored, as `Shared`'s is, and so as its `@MainActor` twin is: `Scoped(.session, Model.init)`
+    /// of a main-actor `Model` then picks that twin.
+    @_disfavoredOverload
     public init<Failure: Error, First, each Rest, each Alias>(
         _ scope: DIScope, _ make: @escaping (First, repeat each Rest) throws(Failure) -> Value,
         as aliases: repeat (each Alias).Type,

@@ -264,6 +264,12 @@ extension DIContainer {
         if let failure = Resolution.lock.withLock({ making.failedInjection.take() }) { result = .failure(failure) }
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
+        // Cancelled (its own `CancellationError`, or a cancelled wait inside): nothing is kept, and the
+        // caller gets the `CancellationError` itself, as a cancelled wait's caller does.
+        if case .failure(let failure) = result, failure is CancellationError {
+            Resolution.lock.withLock { if slot.entry.making === making { slot.entry.making = nil } }
+            throw failure
+        }
         guard let actor = Resolution.lock.withLock({ self.isolation(of: slot.entry).actor }), actor !== isolation else {
             return try keep(result, of: making, in: slot, on: isolation)
         }

@@ -199,6 +199,8 @@ final class Entry: LockedEntryState, @unchecked Sendable {
                 Resolution.state.undo.append { run.value?.removeValue(forKey: key) }
             } else {
                 state.shared = made
+                // Made now: why an earlier `prepare()` failed is no longer news (clearing sets up nothing).
+                state.preparationError = nil
                 Resolution.state.made.append(self)
             }
         case .new:
