@@ -27,26 +27,15 @@ extension DIContainer {
     /// Cancelling the awaiting task cancels the check running then, and lists what is not checked
     /// yet as not checked.
     public func validate() async -> ValidationReport {
-        let probe = Locked<(isCancelled: Bool, probe: ValidationProbe?)>((false, nil))
+        let cancellation = ValidationProbe.Cancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { finished in
                 DetachedThread.start {
-                    finished.resume(
-                        returning: self.validate(blocking: .none) { started in
-                            let isCancelled = Resolution.lock.withLock {
-                                probe.value.probe = started
-                                return probe.value.isCancelled
-                            }
-                            // Cancelled before the probe started: it starts cancelled.
-                            if isCancelled { started.cancel() }
-                        })
+                    finished.resume(returning: self.validate(blocking: .none, cancellation: cancellation))
                 }
             }
         } onCancel: {
-            Resolution.lock.withLock { () -> ValidationProbe? in
-                probe.value.isCancelled = true
-                return probe.value.probe
-            }?.cancel()
+            cancellation.cancel()
         }
     }
 
@@ -88,7 +77,7 @@ extension DIContainer {
 
     /// `blocking`: the actor the caller runs on, which this call blocks until it returns.
     private func validate(
-        blocking: Factory.Isolation, started: (ValidationProbe) -> Void = { _ in }
+        blocking: Factory.Isolation, cancellation: ValidationProbe.Cancellation = .init()
     ) -> ValidationReport {
         Self.settingAsideResolution {
             var copies: [ObjectIdentifier: Entry] = [:]
@@ -110,8 +99,7 @@ extension DIContainer {
                 }
                 return (rootEntries, probed, items, registry.value.duplicates)
             }
-            let probe = ValidationProbe(copy: copy, items: items, blocking: blocking)
-            started(probe)
+            let probe = ValidationProbe(copy: copy, items: items, blocking: blocking, cancellation: cancellation)
             let outcomes = probe.run(probed).prefix(entries.count)
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []

@@ -67,25 +67,32 @@ final class ValidationProbe: @unchecked Sendable {
     private let blocking: Factory.Isolation
 
     /// Set once the `await validate()` it runs for is cancelled: what is not checked yet is listed
-    /// as not checked, and the check running in a task now is cancelled. Lock held.
-    private var isCancelled = false
-    /// The check running in a task now, and what tells `checkInTasks` that it is over. Lock held.
-    private var running: (task: Task<Void, Never>, done: DispatchSemaphore)?
+    /// as not checked, and the check running in a task then is cancelled.
+    private let cancellation: Cancellation
     private static let cancelled = "await validate() was cancelled before it was checked"
 
-    /// The awaiting caller was cancelled: stops waiting for the check running now (cancelling its
-    /// task), and checks nothing more in tasks.
-    func cancel() {
-        let check = Resolution.lock.withLock { () -> (task: Task<Void, Never>, done: DispatchSemaphore)? in
-            isCancelled = true
-            return running
+    /// The cancellation of one `await validate()`: set by its task's cancellation handler (before
+    /// the probe exists, or while it runs), read by its probe; its `value` (whether it was cancelled,
+    /// and the check running in a task now with what tells `checkInTasks` it is over) is guarded by
+    /// `Resolution.lock` (see ``Locked``).
+    final class Cancellation: Locked<(isCancelled: Bool, running: (task: Task<Void, Never>, done: DispatchSemaphore)?)>,
+        @unchecked Sendable
+    {
+        init() { super.init((false, nil)) }
+
+        /// Stops waiting for the check running now, cancelling its task; nothing more is checked in tasks.
+        func cancel() {
+            let check = Resolution.lock.withLock {
+                value.isCancelled = true
+                return value.running
+            }
+            check?.task.cancel()
+            check?.done.signal()
         }
-        check?.task.cancel()
-        check?.done.signal()
     }
 
-    init(copy: DIContainer, items: [Item], blocking: Factory.Isolation) {
-        (self.copy, self.items, self.blocking) = (copy, items, blocking)
+    init(copy: DIContainer, items: [Item], blocking: Factory.Isolation, cancellation: Cancellation) {
+        (self.copy, self.items, self.blocking, self.cancellation) = (copy, items, blocking, cancellation)
         outcomes = Array(repeating: nil, count: items.count)
         let scopes = Set(items.compactMap { $0.entry?.spec.scope }.filter(\.requiresRun))
         runs = scopes.reduce(nil) { outer, scope in ScopeRun.current.withValue(outer) { ScopeRun(scope) } }
@@ -259,13 +266,13 @@ final class ValidationProbe: @unchecked Sendable {
                     Task.detached(operation: operation)
                 }
             let cancelledAlready = Resolution.lock.withLock {
-                running = (task, done)
-                return isCancelled
+                cancellation.value.running = (task, done)
+                return cancellation.value.isCancelled
             }
             if cancelledAlready { task.cancel() }
             let timedOut = done.wait(timeout: deadline) == .timedOut
             let cancelled = Resolution.lock.withLock {
-                running = nil
+                cancellation.value.running = nil
                 return uncheckIfCancelled(indices)
             }
             if cancelled { return }
@@ -281,7 +288,7 @@ final class ValidationProbe: @unchecked Sendable {
     /// Once cancelled, lists what of `indices` has no outcome yet as not checked; returns whether
     /// it was cancelled. Lock held.
     private func uncheckIfCancelled(_ indices: [Int], andWaiting: Bool = false) -> Bool {
-        guard isCancelled else { return false }
+        guard cancellation.value.isCancelled else { return false }
         for index in indices {
             switch outcomes[index] {
             case nil: outcomes[index] = .unchecked(Self.cancelled)
@@ -309,7 +316,11 @@ final class ValidationProbe: @unchecked Sendable {
             Resolution.lock.withLock {
                 // Cancelled with its caller: what it threw says nothing about the registration.
                 guard outcomes[index] == nil else { return }
-                if isCancelled { outcomes[index] = .unchecked(Self.cancelled) } else { record(failure, at: index) }
+                if cancellation.value.isCancelled {
+                    outcomes[index] = .unchecked(Self.cancelled)
+                } else {
+                    record(failure, at: index)
+                }
             }
         }
     }
