@@ -290,3 +290,46 @@ private struct Declined: Error, Equatable {}
         #expect(visits == 1)
     }
 }
+
+/// A copy of a child container: the override reaches what the parent registers and makes.
+@Suite(.timeLimit(.minutes(1))) struct OverridesOfAParentsRegistrationsTests {
+    /// `Checkout` is the parent's, and the parent makes it from its own registrations: in the copy,
+    /// the override of `Payments` replaces the parent's too, so `Checkout` is made with the mock.
+    @Test func anOverrideReachesASharedThatTheParentRegisters() {
+        let feature = DIContainer(parent: productionContainer())
+        let provider = feature.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            DIContainer.resolve(Checkout.self).payments.provider
+        }
+        #expect(provider == "mock")
+        #expect(feature.resolve(Checkout.self).payments.provider == "live")
+    }
+
+    /// What a test trait does: it registers its overrides inside the copy.
+    @Test func aRegistrationInsideTheCopyReachesTheParentToo() throws {
+        let app = productionContainer()
+        let feature = DIContainer(parent: app)
+        let provider = try feature.withOverrides {
+        } operation: {
+            try DIContainer.tryRegister(New(MockPayments() as Payments))
+            return DIContainer.resolve(Checkout.self).payments.provider
+        }
+        #expect(provider == "mock")
+        #expect(app.resolve(Checkout.self).payments.provider == "live")
+    }
+
+    /// An override of a type the parent does not register adds nothing to the parent: what the
+    /// parent cannot resolve in production it cannot resolve in the copy either.
+    @Test func anOverrideOfATypeTheParentLacksStaysInTheChild() {
+        let parent = DIContainer()
+        parent.register { Shared { resolve in try Checkout(payments: resolve.tryResolve()) } }
+        let feature = DIContainer(parent: parent)
+        feature.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            #expect(DIContainer.resolve(Payments.self) is MockPayments)
+            #expect(throws: ResolutionError.self) { try DIContainer.tryResolve(Checkout.self) }
+        }
+    }
+}
