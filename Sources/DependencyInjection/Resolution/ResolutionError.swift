@@ -394,6 +394,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .notYetMade:
             "await it first: call try await DIContainer.prepare() at startup, or resolve it with "
                 + "try await DIContainer.resolveAsync(\(request))."
+        // An async closure without parameters is taken as a value: the async forms take the resolver.
+        case .functionRegistered where typeName.contains(") async"):
+            "take the resolver, as an async factory does: Shared { _ async throws in … }."
         case .functionRegistered:
             "register the initializer with its parameters registered as services "
                 + "(Shared(Checkout.init) resolves each one), or take arguments: New { resolve, id in Detail(id: id) }."

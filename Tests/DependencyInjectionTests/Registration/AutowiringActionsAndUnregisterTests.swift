@@ -146,6 +146,21 @@ struct AutowiringTests {
         #expect(box.registrations.isEmpty)
     }
 
+    /// An async closure without parameters is no async factory (those take the resolver): it is
+    /// the value registered, a function, and the fix says to take the resolver.
+    @Test func anAsyncClosureWithoutTheResolverIsRefusedWithTheAsyncForm() throws {
+        let box = DIContainer()
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryRegister(Shared { () async throws -> Puppy in Puppy() })
+        }
+        #expect(error.reason == .functionRegistered)
+        #expect(
+            error.description == """
+                '() async throws -> Puppy' is a function type: the registration makes a function, not a service.
+                To fix, take the resolver, as an async factory does: Shared { _ async throws in … }.
+                """)
+    }
+
     @Test func validateFlagsArgumentsInferredAsMetatypes() {
         let box = DIContainer()
         box.register { New { (_: Resolver, id: Any.Type) in Puppy() }.named("metatype") }
