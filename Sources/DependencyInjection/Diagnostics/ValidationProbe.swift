@@ -149,19 +149,16 @@ final class ValidationProbe: @unchecked Sendable {
         checkInTasks(onActors.filter { specs[$0].factory.isActorClosure })
         probeOnThreads(early)
         checkInTasks(onActors.filter { !specs[$0].factory.isActorClosure })
-        // Cancelled: what is left is not checked, nor is what failed for want of what was not.
-        if Resolution.lock.withLock({ uncheckIfCancelled(Array(outcomes.indices), andWaiting: true) }) {
-            var run = runs
-            while let ending = run { (run, _) = (ending.outer, ending.end()) }
-            return Resolution.lock.withLock { outcomes }
+        // Cancelled: what is left is not checked (nor, below, what failed for want of what was not).
+        if !Resolution.lock.withLock({ uncheckIfCancelled(Array(outcomes.indices)) }) {
+            inRuns { Resolution.lock.withLock { for index in inline { check(index, on: blocking.actor) } } }
+            // What needed a service that an actor or an async factory had not made yet gets a second try.
+            let retries = Resolution.lock.withLock {
+                early.filter { if case .failed(let error)? = outcomes[$0] { error.waitsForAnActor } else { false } }
+            }
+            probeOnThreads(retries + late)
         }
-        inRuns { Resolution.lock.withLock { for index in inline { check(index, on: blocking.actor) } } }
-        // What needed a service that an actor or an async factory had not made yet gets a second try.
-        let retries = Resolution.lock.withLock {
-            early.filter { if case .failed(let error)? = outcomes[$0] { error.waitsForAnActor } else { false } }
-        }
-        probeOnThreads(retries + late)
-        if blocking.actor != nil { Resolution.lock.withLock { uncheckWhatNeedsTheBlockedActor(specs) } }
+        Resolution.lock.withLock { uncheckWhatNeedsTheUnchecked(specs) }
         var run = runs
         while let ending = run { (run, _) = (ending.outer, ending.end()) }
         return Resolution.lock.withLock { outcomes }
@@ -178,19 +175,23 @@ final class ValidationProbe: @unchecked Sendable {
         }
     }
 
-    /// A registration that failed only for want of what the blocked actor makes (a service of that
-    /// actor, or one listed as not checked for it) is listed as not checked too. Lock held.
-    private func uncheckWhatNeedsTheBlockedActor(_ specs: [RegistrationSpec]) {
+    /// A registration that failed only for want of a service not checked (its check did not finish,
+    /// or was cancelled) or of what the blocked actor makes is listed as not checked too: its wiring
+    /// may well be right. Lock held.
+    private func uncheckWhatNeedsTheUnchecked(_ specs: [RegistrationSpec]) {
         for index in outcomes.indices {
             guard case .failed(let error)? = outcomes[index], error.waitsForAnActor,
                 let needed = items.indices.first(where: { items[$0].keys.contains(error.key) })
             else { continue }
             let isUnchecked = if case .unchecked? = outcomes[needed] { true } else { false }
-            guard isUnchecked || specs[needed].factory.isolation.actor === blocking.actor else { continue }
+            let isBlocked = blocking.actor != nil && specs[needed].factory.isolation.actor === blocking.actor
+            guard isUnchecked || isBlocked else { continue }
+            let place = "registered at \(specs[index].fileID):\(specs[index].line)"
             outcomes[index] = .unchecked(
-                "it needs '\(error.typeName)', which it cannot get while this synchronous validate() blocks "
-                    + "\(blockedName) (registered at \(specs[index].fileID):\(specs[index].line)); to check "
-                    + "it, call await validate()")
+                blocking.actor == nil
+                    ? "it needs '\(error.typeName)', which was not checked (\(place))"
+                    : "it needs '\(error.typeName)', which it cannot get while this synchronous validate() blocks "
+                        + "\(blockedName) (\(place)); to check it, call await validate()")
         }
     }
 
@@ -287,16 +288,9 @@ final class ValidationProbe: @unchecked Sendable {
 
     /// Once cancelled, lists what of `indices` has no outcome yet as not checked; returns whether
     /// it was cancelled. Lock held.
-    private func uncheckIfCancelled(_ indices: [Int], andWaiting: Bool = false) -> Bool {
+    private func uncheckIfCancelled(_ indices: [Int]) -> Bool {
         guard cancellation.value.isCancelled else { return false }
-        for index in indices {
-            switch outcomes[index] {
-            case nil: outcomes[index] = .unchecked(Self.cancelled)
-            case .failed(let error)? where andWaiting && error.waitsForAnActor:
-                outcomes[index] = .unchecked(Self.cancelled)
-            default: break
-            }
-        }
+        for index in indices where outcomes[index] == nil { outcomes[index] = .unchecked(Self.cancelled) }
         return true
     }
 
