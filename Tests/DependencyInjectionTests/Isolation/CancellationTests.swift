@@ -41,6 +41,20 @@ private final class CancelProbe: Sendable {
     init(number: Int) { self.number = number }
 }
 
+/// An async factory's body: the first run passes `gate`, then waits until its task is cancelled;
+/// later runs make the probe at once, numbered by run.
+private func firstRunWaitsForCancellation(_ runs: Guarded<Int>, _ gate: AsyncGate) async throws -> CancelProbe {
+    let run = runs.withLock {
+        $0 += 1
+        return $0
+    }
+    if run == 1 {
+        await gate.pass()
+        try await suspendUntilCancelled()
+    }
+    return CancelProbe(number: run)
+}
+
 private final class CancelProbeDep: Sendable {}
 
 private final class WeakHolder<T: AnyObject>: @unchecked Sendable {
@@ -55,17 +69,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Shared { _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Shared { _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
         }
         await gate.open()
         let task = Task { try await box.resolveAsync(CancelProbe.self) }
@@ -93,17 +97,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Shared { _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Shared { _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
         }
         await gate.open()
         let maker = Task { try await box.resolveAsync(CancelProbe.self) }
@@ -178,17 +172,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Shared { _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Shared { _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
         }
         await gate.open()
         let task = Task { try await box.prepare() }
@@ -237,17 +221,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Shared { _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Shared { _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
             Shared { _ async throws -> CancelProbeDep in
                 _ = try await DIContainer.resolveAsync(CancelProbe.self)
                 return CancelProbeDep()
@@ -559,17 +533,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Shared { _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Shared { _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
         }
         await gate.open()
         let task = Task { try await box.prepare() }
@@ -592,17 +556,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Shared { _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Shared { _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
         }
         await gate.open()
         let first = Task { try await box.prepare() }
