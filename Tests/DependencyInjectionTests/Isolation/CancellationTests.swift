@@ -338,17 +338,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Scoped(scope) { _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Scoped(scope) { _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
         }
         await gate.open()
         let numbers = try await box.withScope(scope) { () async throws -> [Int] in
@@ -370,17 +360,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Shared { @MainActor _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Shared { @MainActor _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
         }
         await gate.open()
         let task = Task.detached { try await box.resolveAsync(CancelProbe.self) }
@@ -577,17 +557,7 @@ struct CancellationTests {
         let gate = AsyncGate()
         let runs = Guarded(0)
         box.register {
-            Weak { _ async throws -> CancelProbe in
-                let run = runs.withLock {
-                    $0 += 1
-                    return $0
-                }
-                if run == 1 {
-                    await gate.pass()
-                    try await suspendUntilCancelled()
-                }
-                return CancelProbe(number: run)
-            }
+            Weak { _ async throws in try await firstRunWaitsForCancellation(runs, gate) }
         }
         await gate.open()
         let maker = Task { try await box.resolveAsync(CancelProbe.self).number }
