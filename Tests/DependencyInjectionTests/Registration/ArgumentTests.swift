@@ -13,6 +13,11 @@ private final class Mixed {
     init(_ text: String) { self.text = text }
 }
 
+private final class ArgumentSession { init() {} }
+extension DIScope {
+    fileprivate static let argumentSession = DIScope("argumentSession")
+}
+
 @Suite(.timeLimit(.minutes(1))) struct ArgumentTests {
     @Test func oneArgumentReachesTheFactory() throws {
         let box = DIContainer()
@@ -88,6 +93,15 @@ private final class Mixed {
         let box = DIContainer()
         box.register { New { (_, id: String) in ConcreteViewModel(id: id) } }
         #expect(try box.tryResolve(ConcreteViewModel.self, arguments: { "ok" }).id == "ok")
+    }
+
+    @Test func aScopedRegistrationWithArgumentsKeepsItsFirstInstanceUntilItsScopeIsReleased() {
+        let box = DIContainer()
+        box.register { Scoped(.argumentSession) { (_, region: String) in ArgumentSession() } }
+        let first = box.resolve(ArgumentSession.self, arguments: { "eu" })
+        #expect(box.resolve(ArgumentSession.self, arguments: { "us" }) === first)
+        box.releaseInstances(in: .argumentSession)
+        #expect(box.resolve(ArgumentSession.self, arguments: { "us" }) !== first)
     }
 }
 

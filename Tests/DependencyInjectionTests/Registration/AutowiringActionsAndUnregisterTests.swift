@@ -34,6 +34,20 @@ private final class LazyHolder {
 private struct Doghouse {
     @MutableLazyInject var log: Ledger
 }
+private struct CountedKennel {
+    @MutableLazyInject var value: Counted
+    init() {}
+}
+private final class LazyPair {
+    @LazyInject var shared: Ledger
+    @LazyInject var fresh: Puppy
+    init() {}
+}
+private final class EitherInit {
+    let viaEmpty: Bool
+    init() { viaEmpty = true }
+    init(log: Ledger) { viaEmpty = false }
+}
 
 private final class P1 { init() {} }
 private final class P2 { init() {} }
@@ -95,6 +109,15 @@ struct AutowiringTests {
         let made = try box.tryResolve(TenParameters.self)
         #expect(made.parts.count == 10)
         #expect(made.parts[9] === (try box.tryResolve(P10.self)))
+    }
+
+    @Test func anInitializerReferencePicksTheInitWithoutParametersWhenBothExist() {
+        let box = DIContainer()
+        box.register {
+            Shared(EitherInit.init)
+            Shared(Ledger.init)
+        }
+        #expect(box.resolve(EitherInit.self).viaEmpty)
     }
 
     @Test func anInitializerIsRegisteredWithItsParametersResolvedByType() throws {
@@ -237,6 +260,44 @@ struct LazyWrapperTests {
         #expect(!screen.$log.isResolved)
         #expect(screen.log !== first)
     }
+
+    @Test func resettingALazyWrapperGivesTheSharedInstanceAgainAndANewOneForNew() {
+        let box = DIContainer()
+        box.register {
+            Shared(Ledger.init)
+            New(Puppy.init)
+        }
+        let pair = box.activate { LazyPair() }
+        let shared = pair.shared
+        let fresh = pair.fresh
+        pair.$shared.reset()
+        pair.$fresh.reset()
+        #expect(!pair.$fresh.isResolved)
+        #expect(pair.$fresh.resolvedOrNil == nil)
+        #expect(pair.shared === shared)
+        #expect(pair.fresh !== fresh)
+    }
+
+    @Test func copiesOfAMutableLazyInjectMadeBeforeItResolvedShareItsResolutionAndItsReset() {
+        let box = DIContainer()
+        let made = Tally()
+        box.register { New { Counted(made) } }
+        box.activate {
+            let original = CountedKennel()
+            var copy = original
+            let first = original.value
+            #expect(copy.value === first)
+            #expect(made.value == 1)
+            original.$value.reset()
+            #expect(!copy.$value.isResolved)
+            let second = copy.value
+            #expect(second !== first)
+            #expect(original.value === second)
+            copy.value = Counted(made)
+            #expect(original.value === second)
+            #expect(copy.value !== second)
+        }
+    }
 }
 
 @Suite(.timeLimit(.minutes(1)))
@@ -252,6 +313,30 @@ struct UnregisterTests {
         box.register { Shared(MemoryStore.init, as: Store.self).named("cache") }
         #expect(box.unregister(Store.self, name: "cache"))
         #expect(try box.tryResolve(Store?.self, name: "cache") == nil)
+    }
+
+    @Test func unregisteringTheOwnTypeLeavesTheAliasesServedByOneInstance() {
+        let box = DIContainer()
+        box.register { Shared(RouterImpl.init, as: Router.self, DeeplinkHandler.self) }
+        let router = box.resolve(Router.self)
+        #expect(box.unregister(RouterImpl.self))
+        #expect(box.resolve(RouterImpl?.self) == nil)
+        #expect(box.resolve(DeeplinkHandler.self) === router)
+        box.releaseInstances()
+        let again = box.resolve(Router.self)
+        #expect(again !== router)
+        #expect(box.resolve(DeeplinkHandler.self) === again)
+    }
+
+    @Test func anInstanceIsReleasedOnlyWhenItsLastSlotIsUnregistered() {
+        let box = DIContainer()
+        box.register { Shared(RouterImpl.init, as: Router.self) }
+        weak var instance: RouterImpl?
+        instance = box.resolve(RouterImpl.self)
+        #expect(box.unregister(Router.self))
+        #expect(instance != nil)
+        #expect(box.unregister(RouterImpl.self))
+        #expect(instance == nil)
     }
 
     @Test func theStaticFormActsOnCurrent() throws {

@@ -14,6 +14,9 @@ private final class SessionHolder {
     let session: Session
     init(session: Session) { self.session = session }
 }
+private final class AlreadyMadeConfig { init() {} }
+private final class AlreadyHeldCache { init() {} }
+private final class NeedsWhatIsMissing { init(config: AlreadyMadeConfig, missing: NeverRegistered) {} }
 
 /// A resolution is one transaction from its first step until what it made is kept (or dropped):
 /// whatever resolves on its thread meanwhile is part of it, and a nested block that fails takes
@@ -246,5 +249,22 @@ struct TransactionTests {
         #expect(seen.current.first?.isWired == true)
         #expect(seen.current.first?.id == ObjectIdentifier(box.resolve(Logger.self)))
         #expect(loggersMade.current == 1)
+    }
+
+    @Test func aFailedResolveKeepsTheSharedAndWeakInstancesItFoundAlreadyMade() {
+        let box = DIContainer()
+        box.register {
+            Shared(AlreadyMadeConfig.init)
+            Weak(AlreadyHeldCache.init)
+            Shared { resolve in
+                _ = resolve(AlreadyHeldCache.self)
+                return try NeedsWhatIsMissing(config: resolve(), missing: resolve.tryResolve())
+            }
+        }
+        let config = box.resolve(AlreadyMadeConfig.self)
+        let cache = box.resolve(AlreadyHeldCache.self)
+        #expect(throws: ResolutionError.self) { _ = try box.tryResolve(NeedsWhatIsMissing.self) }
+        #expect(box.resolve(AlreadyMadeConfig.self) === config)
+        #expect(box.resolve(AlreadyHeldCache.self) === cache)
     }
 }

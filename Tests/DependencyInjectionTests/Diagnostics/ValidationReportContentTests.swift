@@ -1,0 +1,83 @@
+import DependencyInjection
+import Testing
+
+// What validate() leaves alone and what its report and the registrations listing say.
+
+private protocol ReportTracker: AnyObject {}
+private final class ReportTrackerImpl: ReportTracker { init() {} }
+private protocol ReportRouter: AnyObject {}
+private final class ReportRouterImpl: ReportRouter { init() {} }
+private final class ReportConfig { init() {} }
+private final class ReportSession { init() {} }
+private final class ReportMissing { init() {} }
+private final class ReportKennel { init(missing: ReportMissing) {} }
+private final class ReportBanner {
+    @Inject var missing: ReportMissing
+    init() {}
+}
+extension DIScope {
+    fileprivate static let reportSession = DIScope("reportSession")
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ValidationReportContentTests {
+    @Test func validateLeavesTheInstancesTheContainerAlreadyMade() {
+        let box = DIContainer()
+        let made = Tally()
+        box.register {
+            Shared { Counted(made) }
+            Scoped(.reportSession, ReportSession.init)
+        }
+        let kept = box.resolve(Counted.self)
+        let scoped = box.resolve(ReportSession.self)
+        let report = box.validate()
+        #expect(report.isValid, "\(report)")
+        #expect(box.resolve(Counted.self) === kept)
+        #expect(box.resolve(ReportSession.self) === scoped)
+    }
+
+    @Test func theSameNameTwiceInOneModuleIsReportedWithTheFileOfEach() {
+        let box = DIContainer()
+        box.register(
+            Module {
+                Shared(ReportTrackerImpl() as ReportTracker).named("n")
+                Shared(ReportTrackerImpl() as ReportTracker).named("n")
+            })
+        let report = box.validate()
+        #expect(!report.isValid, "\(report)")
+        #expect("\(report)".contains("ValidationReportContentTests.swift"), "\(report)")
+    }
+
+    @Test func aWrappersProblemNamesTheWrappersDeclaration() {
+        let box = DIContainer()
+        box.register { New(ReportBanner.init) }
+        let report = box.validate()
+        #expect(!report.isValid)
+        #expect("\(report)".contains("Property wrapper declared at"), "\(report)")
+        #expect("\(report)".contains("ValidationReportContentTests.swift:"), "\(report)")
+    }
+
+    @Test func theReportStartsWithTheCountsOfProblemsResolvedAndNotChecked() {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve in try ReportKennel(missing: resolve.tryResolve()) }
+            Shared(ReportConfig.init)
+            New { _, id in ConcreteViewModel(id: id) }
+        }
+        let text = "\(box.validate())"
+        #expect(
+            text.hasPrefix("Container has 1 problem(s): 1 registration(s) resolved, 1 not checked."), "\(text)")
+    }
+
+    @Test func theListingShowsEachRegistrationsLifetimeAliasesNameAndArgumentsOnItsLine() {
+        let box = DIContainer()
+        box.register {
+            Shared(ReportRouterImpl.init, as: ReportRouter.self)
+            Shared(ReportConfig.init).named("audit")
+            New { _, id in ConcreteViewModel(id: id) }
+        }
+        let text = "\(box.registrations)"
+        #expect(text.contains("ReportRouterImpl — Shared, as ReportRouter — "), "\(text)")
+        #expect(text.contains("ReportConfig (name: \"audit\") — Shared — "), "\(text)")
+        #expect(text.contains("ConcreteViewModel — New, arguments (String) — "), "\(text)")
+    }
+}
