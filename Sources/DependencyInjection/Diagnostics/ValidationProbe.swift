@@ -147,10 +147,15 @@ final class ValidationProbe: @unchecked Sendable {
         // A global actor's closure without a resolver first (it needs no plain factory's service): what
         // the plain ones that cannot unwind need of it is made, and their first try does not fail.
         checkInTasks(onActors.filter { specs[$0].factory.isActorClosure })
-        probeOnThreads(early)
-        checkInTasks(onActors.filter { !specs[$0].factory.isActorClosure })
-        // Cancelled: what is left is not checked (nor, below, what failed for want of what was not).
-        if !Resolution.lock.withLock({ uncheckIfCancelled(Array(outcomes.indices)) }) {
+        // Cancelled: what is left is not checked (nor, below, what failed for want of what was not). Not
+        // the plain ones that cannot unwind either: without what the actors' closures make, they would
+        // fail, and a failure parks their thread for good.
+        func cancelled() -> Bool { Resolution.lock.withLock { uncheckIfCancelled(Array(outcomes.indices)) } }
+        if !cancelled() {
+            probeOnThreads(early)
+            checkInTasks(onActors.filter { !specs[$0].factory.isActorClosure })
+        }
+        if !cancelled() {
             inRuns { Resolution.lock.withLock { for index in inline { check(index, on: blocking.actor) } } }
             // What needed a service that an actor or an async factory had not made yet gets a second try.
             let retries = Resolution.lock.withLock {

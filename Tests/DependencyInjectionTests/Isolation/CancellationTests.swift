@@ -57,6 +57,10 @@ private func firstRunWaitsForCancellation(_ runs: Guarded<Int>, _ gate: AsyncGat
 
 private final class CancelProbeDep: Sendable {}
 
+@globalActor private actor LedgerActor { static let shared = LedgerActor() }
+private final class Ledger: Sendable {}
+private final class LedgerReporter: Sendable { init(ledger: Ledger) {} }
+
 private final class WeakHolder<T: AnyObject>: @unchecked Sendable {
     weak var value: T?
 }
@@ -791,5 +795,27 @@ struct CancellationTests {
         task.cancel()
         let report = await task.value
         #expect(report.isValid, "\(report)")
+    }
+
+    /// An `await validate()` cancelled before it starts checks nothing: not even a plain factory that
+    /// cannot unwind, which would fail for want of the actor's service nobody made, and park its
+    /// thread for good.
+    @Test func aValidateCancelledBeforeItStartsRunsNoFactory() async {
+        let box = DIContainer()
+        let runs = Guarded(0)
+        box.register {
+            Shared { @LedgerActor in Ledger() }
+            Shared { (resolve: Resolver) -> LedgerReporter in
+                runs.withLock { $0 += 1 }
+                return LedgerReporter(ledger: resolve())
+            }
+        }
+        let report = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await box.validate()
+        }.value
+        #expect(runs.current == 0, "\(report)")
+        #expect(report.problems.isEmpty, "\(report)")
+        #expect(await box.validate().isValid)
     }
 }
