@@ -52,9 +52,6 @@ public final class DIContainer: @unchecked Sendable {
         var duplicates: [ResolutionError] = []
         /// A throwaway copy that `validate()` resolves in.
         var isValidationCopy = false
-        /// A `withOverrides` copy (or a test trait's): what is registered in it replaces the same
-        /// key in its ancestors' copies too (see ``overrideInAncestors(_:)``).
-        var overridesAncestors = false
     }
 
     var slots: SlotTable {
@@ -363,55 +360,29 @@ extension DIContainer {
                 }
             }
             if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
-            if var before { try makeEager(entries, restoring: &before) }
-            if registry.value.overridesAncestors { overrideInAncestors(entries) }
-            recycle()
-        }
-    }
-
-    /// Makes the `eager()` ones of `entries`, just installed; if one fails, the registry goes back to
-    /// `before`, and what the failed attempt installed is released after the lock. Lock held.
-    private func makeEager(_ entries: [Entry], restoring before: inout Registry) throws(ResolutionError) {
-        do throws(ResolutionError) {
-            try Self.asTransactionOfItsOwn { () throws(ResolutionError) in
-                // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
-                Resolution.state.installing.append((self, before))
-                defer { _ = Resolution.state.installing.removeLast() }
-                try asOneResolution { () throws(ResolutionError) in
-                    // Async and actor-isolated ones are made by `prepare()`.
-                    // Through a slot it serves: a later line of this call may have taken its own type's
-                    // (then another registration, perhaps with arguments, would be made instead).
-                    for entry in entries where entry.spec.isEager && !entry.spec.needsAwaiting {
-                        guard let key = servedKeys(of: entry).first else { continue }
-                        _ = try resolveStep(key, .none)
+            guard var before else { return recycle() }
+            do throws(ResolutionError) {
+                try Self.asTransactionOfItsOwn { () throws(ResolutionError) in
+                    // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
+                    Resolution.state.installing.append((self, before))
+                    defer { _ = Resolution.state.installing.removeLast() }
+                    try asOneResolution { () throws(ResolutionError) in
+                        // Async and actor-isolated ones are made by `prepare()`.
+                        // Through a slot it serves: a later line of this call may have taken its own type's
+                        // (then another registration, perhaps with arguments, would be made instead).
+                        for entry in entries where entry.spec.isEager && !entry.spec.needsAwaiting {
+                            guard let key = servedKeys(of: entry).first else { continue }
+                            _ = try resolveStep(key, .none)
+                        }
                     }
                 }
+            } catch {
+                // The container as it was; what the failed attempt installed is released after the write.
+                swap(&registry.value, &before)
+                Resolution.lock.releaseAfterUnlock(before)
+                throw error
             }
-        } catch {
-            // The container as it was; what the failed attempt installed is released after the write.
-            swap(&registry.value, &before)
-            Resolution.lock.releaseAfterUnlock(before)
-            throw error
-        }
-    }
-
-    /// In a `withOverrides` copy, each slot of `entries` replaces the slot of its key in the copies of
-    /// the ancestors that have one, so that what an ancestor makes is made with the override (a
-    /// parent never sees its children's registrations otherwise). A key no ancestor has stays here.
-    /// Lock held.
-    private func overrideInAncestors(_ entries: [Entry]) {
-        let installed = Set(entries.map(ObjectIdentifier.init))
-        for (key, slot) in slots where installed.contains(ObjectIdentifier(slot.entry)) {
-            for ancestor in lineage.dropFirst() {
-                guard ancestor.slots[key] != nil, let old = ancestor.slots.updateValue(slot, forKey: key) else {
-                    continue
-                }
-                // `resolveAll` lists it where the registration it replaced was.
-                if ancestor.registry.value.places[key] == nil {
-                    ancestor.registry.value.places[key] = old.entry.sequence
-                }
-                Resolution.lock.releaseAfterUnlock(old)
-            }
+            recycle()
         }
     }
 

@@ -140,8 +140,9 @@ extension Trait where Self == DependenciesTrait {
     ///     func paysWithMock() { ... }
     ///
     /// `overrides` is evaluated for every test case. A `Shared` service that depends on an
-    /// overridden type is made with the override. Inside a suite that also has the trait,
-    /// these overrides are registered on top of the suite's.
+    /// overridden type is made with the override (unless a parent container of the copied one
+    /// registers the service: the parent makes it from its own registrations). Inside a suite that
+    /// also has the trait, these overrides are registered on top of the suite's.
     public static func dependencies(
         @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module
     ) -> Self {
