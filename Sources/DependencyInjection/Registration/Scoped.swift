@@ -22,8 +22,8 @@ extension Registration where Scope == ScopedLifetime {
 
     /// Registers an initializer whose parameters are registered services, in `scope`.
     ///
-    /// Disfavored, as `Shared`'s is, and so as its `@MainActor` twin is: `Scoped(.session, Model.init)`
-    /// of a main-actor `Model` then picks that twin.
+    /// Disfavored, as `Shared`'s is: its `@MainActor` twin is disfavored too (below), and this form
+    /// must rank no higher, so that `Scoped(.session, Model.init)` of a main-actor `Model` picks the twin.
     @_disfavoredOverload
     public init<Failure: Error, First, each Rest, each Alias>(
         _ scope: DIScope, _ make: @escaping (First, repeat each Rest) throws(Failure) -> Value,
