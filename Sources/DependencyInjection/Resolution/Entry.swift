@@ -53,13 +53,14 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         var validationFailure: ResolutionError?
         /// Debug builds: `true` once its factory was reported as slow (see `SlowFactory`).
         var reportedSlow: Bool?
-        /// In a `validate()` copy of a `New` that takes arguments (made once there, as a `Shared`): `true`,
-        /// so that a resolve without arguments still fails as it would at run time, where nothing is kept.
-        var needsArgumentsEachTime: Bool?
-        /// In a `validate()` copy of a `Graph` that takes arguments: `true`, so that a resolve without
-        /// arguments finds the one made with them only in the resolution that made it, as at run time.
-        var keptForOneResolution: Bool?
+        /// In a `validate()` copy of a `New` or `Graph` that takes arguments (made once there, as a
+        /// `Shared`): where a resolve without arguments finds the one made with them, as at run time.
+        var madeWithArguments: MadeWithArguments?
     }
+
+    /// Where a `validate()` copy's instance made with arguments serves a resolve without them: nowhere
+    /// (a `New`, which keeps nothing at run time), or in the resolution that made it (a `Graph`).
+    enum MadeWithArguments { case nowhere, inItsResolution }
 
     /// Keys a factory resolved, in the order first seen: the first four without a name in place, as
     /// their types (most factories resolve no more, and an array would cost each entry an
@@ -248,8 +249,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         let copy = Entry(spec)
         (copy.state.sequence, copy.state.isSendable) = (state.sequence, state.isSendable)
         if forValidation, lifetime == .new || lifetime == .graph, spec.factory.takesArguments {
-            copy.state.needsArgumentsEachTime = true
-            if lifetime == .graph { copy.state.keptForOneResolution = true }
+            copy.state.madeWithArguments = lifetime == .graph ? .inItsResolution : .nowhere
         }
         if forValidation, spec.factory.isAsync || spec.factory.isolation.actor != nil {
             copy.state.shared = state.shared

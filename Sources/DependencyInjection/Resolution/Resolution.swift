@@ -409,8 +409,9 @@ extension DIContainer {
         // `Graph`, outside the resolution that made it.)
         if arguments.type != entry.spec.factory.argumentType,
             !(arguments.isEmpty && kept != nil
-                && (entry.state.needsArgumentsEachTime != true
-                    || (entry.state.keptForOneResolution == true && Resolution.state.made.contains { $0 === entry })))
+                && (entry.state.madeWithArguments == nil
+                    || (entry.state.madeWithArguments == .inItsResolution
+                        && Resolution.state.made.contains { $0 === entry })))
         {
             // An argument inferred as a metatype is the real mistake: say that.
             throw argumentMismatch(entry, given: arguments.type, requested: requested)
