@@ -9,8 +9,8 @@ extension DIContainer {
     ///
     /// The copy has the current container's registrations (after `registerDependencies()` has
     /// run for it), none of its instances, then the overrides; so a `Shared` service that
-    /// depends on an overridden one is made with the override (unless a parent container registers
-    /// it: the parent's copy makes it from the parent's registrations). What `operation` registers
+    /// depends on an overridden one is made with the override (a parent container's too: its
+    /// copy serves the override in place of its own registration). What `operation` registers
     /// stays in the copy, and the copy is released when `operation` returns. The binding is
     /// task-local, which makes this safe for tests that run in parallel.
     public static func withOverrides<R>(
@@ -67,6 +67,7 @@ extension DIContainer {
     private func overriddenCopy(_ overrides: Module) -> DIContainer {
         var copies: [ObjectIdentifier: Entry] = [:]
         let copy = isolatedCopy(copies: &copies)
+        Resolution.lock.withLock { copy.letAncestorsUseOverrides() }
         copy.register(overrides)
         return copy
     }

@@ -52,6 +52,12 @@ public final class DIContainer: @unchecked Sendable {
         var duplicates: [ResolutionError] = []
         /// A throwaway copy that `validate()` resolves in.
         var isValidationCopy = false
+        /// In a `withOverrides` copy (the test traits' too): the last registration copied from the
+        /// container first overridden. What is registered after it overrides, for the copies of its
+        /// ancestors too (see `lookup`).
+        var overridesAfter: Int?
+        /// In a copy of an ancestor of such a copy: that copy, whose overrides win here.
+        var overriddenBy: ContainerReference?
     }
 
     var slots: SlotTable {
@@ -590,6 +596,13 @@ extension DIContainer {
         }
     }
 
+    /// Makes this copy's overrides (see ``Registry/overridesAfter``) win in its ancestors' copies,
+    /// for what those serve. Lock held.
+    func letAncestorsUseOverrides() {
+        registry.value.overridesAfter = registry.value.overridesAfter ?? registry.value.installedCount
+        for ancestor in lineage.dropFirst() { ancestor.registry.value.overriddenBy = reference }
+    }
+
     /// A copy with the same registrations (after `registerDependencies()` has run) and no
     /// instances; its ancestors are copied too, so nothing it makes reaches the source.
     /// `copies` maps each source entry to its copy.
@@ -603,6 +616,7 @@ extension DIContainer {
             // A `validate()` copy's probes are not the test's resolves: strict mode does not see them.
             copied.isValidationCopy = forValidation
             if forValidation { copied.strict = nil }
+            copied.overriddenBy = nil
             for (key, slot) in slots {
                 let id = ObjectIdentifier(slot.entry)
                 let entry = copies[id] ?? slot.entry.freshCopy(forValidation: forValidation)
@@ -611,6 +625,7 @@ extension DIContainer {
             }
             let copy = DIContainer(parent: parent, bootstraps: false)
             copy.registry.value = copied
+            if copied.overridesAfter != nil { copy.letAncestorsUseOverrides() }
             return copy
         }
     }

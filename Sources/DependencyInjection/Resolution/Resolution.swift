@@ -323,7 +323,7 @@ extension DIContainer {
         // The edge points at what serves the step: `key`, or for an optional `T?` the `T`. This
         // container's own slot first, without retaining it (`lookup` would, see `resolveBox`).
         bootstrapIfNeeded()
-        if let slot = slots[key] {
+        if registry.value.overriddenBy == nil, let slot = slots[key] {
             recordDependency(on: key)
             return try provide(slot, requested: key, arguments, origin: self)
         }
@@ -342,12 +342,23 @@ extension DIContainer {
         return optional.box(try owner.provide(slot, requested: wrapped, arguments, origin: self))
     }
 
-    /// The slot for `key` in this container or the nearest ancestor that has one.
+    /// The slot for `key` in this container or the nearest ancestor that has one; in a copy of an
+    /// ancestor of a `withOverrides` copy, the override of that key, if there is one.
     @inline(__always)
     func lookup(_ key: Key) -> (DIContainer, Slot)? {
         bootstrapIfNeeded()
-        if let slot = slots[key] { return (self, slot) }
+        if let slot = slots[key] { return override(of: key) ?? (self, slot) }
         return parent?.lookup(key)
+    }
+
+    /// The override of `key` in the `withOverrides` copy this copy of an ancestor serves, if any.
+    private func override(of key: Key) -> (DIContainer, Slot)? {
+        guard let copy = registry.value.overriddenBy?.weakContainer, let slot = copy.slots[key],
+            slot.entry.sequence > copy.registry.value.overridesAfter ?? .max
+        else { return nil }
+        // Reached through a weak reference: this strong one may become the last; released after the lock.
+        Resolution.lock.releaseAfterUnlock(copy)
+        return (copy, slot)
     }
 
     /// Records `key` as a dependency of the step in progress (an edge of the dependency graph).

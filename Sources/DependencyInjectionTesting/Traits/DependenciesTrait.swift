@@ -140,8 +140,8 @@ extension Trait where Self == DependenciesTrait {
     ///     func paysWithMock() { ... }
     ///
     /// `overrides` is evaluated for every test case. A `Shared` service that depends on an
-    /// overridden type is made with the override (unless a parent container of the copied one
-    /// registers the service: the parent makes it from its own registrations). Inside a suite that
+    /// overridden type is made with the override, a parent container's too (its copy serves the
+    /// override in place of its own registration of that type). Inside a suite that
     /// also has the trait, these overrides are registered on top of the suite's.
     public static func dependencies(
         @RegistrationBuilder _ overrides: @escaping @Sendable () -> Module

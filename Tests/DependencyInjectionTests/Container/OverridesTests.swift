@@ -1,4 +1,5 @@
 import DependencyInjection
+import DependencyInjectionTesting
 import Dispatch
 import Testing
 
@@ -291,32 +292,129 @@ private struct Declined: Error, Equatable {}
     }
 }
 
-/// A copy of a child container: the parent's copy makes what the parent registers, from the
-/// parent's registrations, so an override in the child's copy does not reach it. The docs say so;
-/// these tests keep the gap in sight (a known issue), and what does hold.
+/// A copy of a child container copies its ancestors too; an override in the child's copy (or
+/// anything registered there later) replaces what an ancestor's copy serves under the same key,
+/// so a service the parent registers is made with the test's mock, as in a container of one level.
 @Suite(.timeLimit(.minutes(1))) struct OverridesOfAParentsRegistrationsTests {
-    @Test func anOverrideDoesNotYetReachASharedThatTheParentRegisters() {
+    @Test func anOverrideReachesASharedThatTheParentRegisters() {
         let feature = DIContainer(parent: productionContainer())
         let provider = feature.withOverrides {
             New(MockPayments() as Payments)
-        } operation: {
-            DIContainer.resolve(Checkout.self).payments.provider
-        }
-        withKnownIssue("the parent's copy makes Checkout from the parent's registrations") {
-            #expect(provider == "mock")
-        }
-    }
-
-    /// Overriding the service the parent registers, too, gives the test what it means.
-    @Test func overridingTheParentsServiceToo() {
-        let feature = DIContainer(parent: productionContainer())
-        let provider = feature.withOverrides {
-            New(MockPayments() as Payments)
-            Shared { resolve in Checkout(payments: resolve()) }
         } operation: {
             DIContainer.resolve(Checkout.self).payments.provider
         }
         #expect(provider == "mock")
+        // The parent itself is untouched.
+        #expect(feature.resolve(Checkout.self).payments.provider == "live")
+    }
+
+    @Test func anOverrideReachesAnAsyncFactoryThatTheParentRegisters() async throws {
+        let parent = DIContainer()
+        parent.register {
+            Shared(LivePayments() as Payments)
+            Shared { resolve async in PaymentsProvider(name: resolve(Payments.self).provider) }
+        }
+        let provider = try await DIContainer(parent: parent).withOverrides {
+            New(MockPayments() as Payments)
+        } operation: { () async throws -> String in
+            try await DIContainer.resolveAsync(PaymentsProvider.self).name
+        }
+        #expect(provider == "mock")
+    }
+
+    /// The override's instance is the copy's: the parent's service and the test get the same one.
+    @Test func aSharedOverrideIsOneInstanceForTheParentsServicesAndTheTest() {
+        let feature = DIContainer(parent: productionContainer())
+        feature.withOverrides {
+            Shared(MockPayments() as Payments)
+        } operation: {
+            let checkoutFirst = DIContainer.resolve(Checkout.self).payments
+            #expect(checkoutFirst === DIContainer.resolve(Payments.self))
+        }
+    }
+
+    /// What the operation registers overrides too, and a container made inside it sees the same.
+    @Test func whatTheOperationRegistersReachesTheParentsServices() {
+        let feature = DIContainer(parent: productionContainer())
+        feature.withOverrides {
+        } operation: {
+            DIContainer.register { New(MockPayments() as Payments) }
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "mock")
+            #expect(DIContainer(parent: .current).resolve(Checkout.self).payments.provider == "mock")
+        }
+    }
+
+    /// An `eager()` override is made once the overrides are in place, with them.
+    @Test func anEagerOverrideIsMadeWithTheOverrides() {
+        let seen = Guarded<String?>(nil)
+        let feature = DIContainer(parent: productionContainer())
+        feature.withOverrides {
+            New(MockPayments() as Payments)
+            Shared { resolve in
+                let provider = resolve(Checkout.self).payments.provider
+                seen.withLock { $0 = provider }
+                return Engine()
+            }.eager()
+        } operation: {}
+        #expect(seen.current == "mock")
+    }
+
+    /// Unregistered or reset in the copy, the override serves no more: the parent's copy makes
+    /// its service from its own registration again.
+    @Test func anOverrideUnregisteredOrResetInTheCopyServesNoMore() {
+        let feature = DIContainer(parent: productionContainer())
+        feature.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            #expect(DIContainer.unregister(Payments.self))
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "live")
+        }
+        feature.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            DIContainer.reset()
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "live")
+        }
+    }
+
+    /// Overrides of overrides: the inner copy's overrides, and the outer copy's, reach the parent's.
+    @Test func nestedOverridesBothReachTheParentsServices() {
+        let parent = productionContainer()
+        parent.register {
+            Shared(CaseGreeting(index: 0) as Greeting)
+            Shared { resolve in Welcome(greeting: resolve()) }
+        }
+        let feature = DIContainer(parent: parent)
+        feature.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            DIContainer.withOverrides {
+                New(CaseGreeting(index: 7) as Greeting)
+            } operation: {
+                #expect(DIContainer.resolve(Checkout.self).payments.provider == "mock")
+                #expect(DIContainer.resolve(Welcome.self).greeting.text == "case 7")
+            }
+        }
+    }
+
+    /// `validate()` in the copy checks the parent's services with the overrides, as they will be made.
+    @Test func validateInTheCopyChecksTheParentsServicesWithTheOverrides() {
+        let parent = productionContainer()
+        let feature = DIContainer(parent: parent)
+        feature.register { Shared { resolve in FeatureScreen(checkout: resolve()) } }
+        #expect(feature.validate().isValid)
+        feature.withOverrides {
+            New { _ -> Payments in throw Offline() }
+        } operation: {
+            let report = DIContainer.validate()
+            #expect(report.problems.contains { $0.registration.contains("FeatureScreen") }, "\(report)")
+        }
+    }
+
+    /// A test trait's overrides are the same copy: they reach what the parent registers.
+    @Test(.dependencies(on: featureOfAParent) { New(MockPayments() as Payments) })
+    func aTraitsOverrideReachesTheParentsServices() {
+        #expect(DIContainer.resolve(Checkout.self).payments.provider == "mock")
     }
 
     /// An override of a type the parent does not register adds nothing to the parent: what the
@@ -333,3 +431,15 @@ private struct Declined: Error, Equatable {}
         }
     }
 }
+
+/// A child of a production-like container, copied for each test case by `.dependencies(on:)`.
+let featureOfAParent = DIContainer(parent: productionContainer())
+
+/// A service of the child container that needs one the parent registers.
+private final class FeatureScreen {
+    let checkout: Checkout
+    init(checkout: Checkout) { self.checkout = checkout }
+}
+
+/// What an async factory made from the `Payments` it resolved (Sendable, as async factories' values are).
+private struct PaymentsProvider: Sendable { let name: String }
