@@ -355,7 +355,8 @@ private struct Declined: Error, Equatable {}
                 seen.withLock { $0 = provider }
                 return Engine()
             }.eager()
-        } operation: {}
+        } operation: {
+        }
         #expect(seen.current == "mock")
     }
 
