@@ -175,6 +175,22 @@ public final class DIContainer: @unchecked Sendable {
         if !deferred { fail(error, file: file, line: line) }
     }
 
+    /// ``current``, for a lazy wrapper made now. While `validate()` makes the wrapper's owner (in a
+    /// synchronous factory), a dependency registered nowhere, which would trap on first read, is
+    /// recorded as an `@Inject`'s failure is (``deferToValidation(_:file:line:)``); nothing is resolved.
+    static func currentForLazy<T>(_: T.Type, name: String?, file: StaticString, line: UInt) -> DIContainer {
+        let key = Key(T.self, name: name)
+        let (container, missing) = Resolution.lock.withLock { () -> (DIContainer, ResolutionError?) in
+            let container = currentLocked
+            guard Resolution.state.frames.last?.step != nil, container.registry.value.isValidationCopy,
+                container.lookup(key) == nil, !(T.self is any OptionalResolvable.Type)
+            else { return (container, nil) }
+            return (container, container.missing(key))
+        }
+        if let missing { deferToValidation(missing, file: file, line: line) }
+        return container
+    }
+
     /// A property wrapper left empty by ``deferToValidation(_:file:line:)``, read before its owner
     /// was dropped (in the owner's `init`): nothing can be returned, so this traps (or parks a
     /// `validate()` probe thread) with the wrapper's failure.

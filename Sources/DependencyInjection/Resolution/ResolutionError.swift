@@ -473,8 +473,11 @@ extension DIContainer {
         }
         let conforming = Set(conformingTypes.map(TypeName.of)).sorted()
         let requested = key.typeName
-        let similar = Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
-            .subtracting(conforming).sorted()
+        // Registered under other names: the fix is one of those names, not another type.
+        let similar =
+            names.isEmpty
+            ? Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
+                .subtracting(conforming).sorted() : []
         let state = Resolution.state
         let origin = state.origin?.weakContainer ?? self
         // `shared` and its copies (`withOverrides`, the test traits, `validate()`) are the static API's.

@@ -1,0 +1,69 @@
+import DependencyInjection
+import Testing
+
+// A lazy wrapper resolves on first read, after validate() has made and dropped its owner: what
+// validate() can still see is whether its dependency is registered at all. A main-actor view model
+// registered so that validate() makes it, as a new user writes it.
+
+private final class LazyEngine {}
+@MainActor private final class LazyBanner {
+    @LazyInject var engine: LazyEngine
+    init() {}
+}
+private final class SettableBanner {
+    @MutableLazyInject(name: "fast") var engine: LazyEngine
+    init() {}
+}
+private final class OptionalBanner {
+    @LazyInject var engine: LazyEngine?
+    init() {}
+}
+/// Two services that need each other, one through a lazy wrapper (how such a cycle is broken).
+private final class Ping {
+    @LazyInject var pong: Pong
+    init() {}
+}
+private final class Pong {
+    @Inject var ping: Ping
+    init() {}
+}
+
+@Suite(.timeLimit(.minutes(1))) struct ValidationOfLazyWrappersTests {
+    @Test @MainActor func aLazyInjectWhoseDependencyIsMissingIsAProblem() async {
+        let box = DIContainer()
+        box.register { New(LazyBanner.init) }
+        let report = await box.validate()
+        #expect(!report.isValid, "\(report)")
+        #expect("\(report)".contains("No registration for 'LazyEngine'"), "\(report)")
+        #expect("\(report)".contains("ValidationOfLazyWrappersTests.swift:10"), "names the declaration: \(report)")
+    }
+
+    @Test func aMutableLazyInjectWhoseNamedDependencyIsMissingIsAProblemInTheSynchronousFormToo() {
+        let box = DIContainer()
+        box.register {
+            Shared(SettableBanner.init)
+            Shared(LazyEngine.init)
+        }
+        let report = box.validate()
+        #expect(report.problems.map(\.registration) == ["SettableBanner"], "\(report)")
+        #expect("\(report)".contains("No registration for 'LazyEngine' (name: \"fast\")"), "\(report)")
+    }
+
+    @Test func anOptionalLazyInjectMayBeMissing() {
+        let box = DIContainer()
+        box.register { Shared(OptionalBanner.init) }
+        #expect(box.validate().isValid)
+    }
+
+    /// validate() resolves nothing for a lazy wrapper: the cycle it breaks stays broken, and valid.
+    @Test func aCycleBrokenByALazyInjectIsValid() {
+        let box = DIContainer()
+        box.register {
+            Shared(Ping.init)
+            Shared(Pong.init)
+        }
+        let report = box.validate()
+        #expect(report.isValid, "\(report)")
+        #expect(box.resolve(Ping.self).pong.ping === box.resolve(Ping.self))
+    }
+}

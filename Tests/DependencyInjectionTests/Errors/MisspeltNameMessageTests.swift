@@ -1,0 +1,22 @@
+import DependencyInjection
+import Testing
+
+// A misspelt name: the type is registered, under another name. The message should lead to that
+// name only, not to an unrelated type whose name happens to end like the requested one.
+
+private protocol Shelf {}
+private final class WoodShelf: Shelf {}
+private final class BookShelf {}   // not a Shelf
+
+@Suite struct MisspeltNameMessageTests {
+    @Test func aMisspeltNameSuggestsNoOtherType() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(WoodShelf.init, as: Shelf.self).named("primery")
+            Shared(BookShelf.init)
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Shelf.self, name: "primary") }
+        #expect(error.description.contains("Did you mean: \"primery\"?"), "\(error)")
+        #expect(!error.description.contains("BookShelf"), "\(error)")
+    }
+}
