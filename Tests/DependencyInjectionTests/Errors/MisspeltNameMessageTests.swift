@@ -6,7 +6,7 @@ import Testing
 
 private protocol Shelf {}
 private final class WoodShelf: Shelf {}
-private final class BookShelf {}   // not a Shelf
+private final class BookShelf {}  // not a Shelf
 
 @Suite struct MisspeltNameMessageTests {
     @Test func aMisspeltNameSuggestsNoOtherType() throws {
