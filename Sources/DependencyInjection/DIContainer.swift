@@ -182,7 +182,7 @@ public final class DIContainer: @unchecked Sendable {
         let key = Key(T.self, name: name)
         let (container, missing) = Resolution.lock.withLock { () -> (DIContainer, ResolutionError?) in
             let container = currentLocked
-            guard Resolution.state.frames.last?.step != nil, container.registry.value.isValidationCopy,
+            guard container.registry.value.isValidationCopy, Resolution.state.frames.last?.step != nil,
                 container.lookup(key) == nil, !(T.self is any OptionalResolvable.Type)
             else { return (container, nil) }
             return (container, container.missing(key))
