@@ -124,7 +124,7 @@ extension DIContainer {
                         entry.recordDependency(on: dependency)
                     }
                 }
-                return entries.flatMap(wiringProblems)
+                return entries.flatMap(wiringProblems) + overriddenAncestorsWiringProblems()
             }
             // Reported once: a registration's isolation conflict is why its probe failed off the actor;
             // where its probe resolved (on the main thread) it is not counted as valid either.
@@ -133,6 +133,21 @@ extension DIContainer {
             problems += wiring
             let validCount = resolved.count { !conflicted.contains($0) }
             return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
+        }
+    }
+
+    /// In a `withOverrides` copy: the lifetime mismatches and isolation conflicts of its ancestors'
+    /// services that depend on one of its overrides, which only this copy's `validate()` can see
+    /// (an ancestor's own never sees the overrides). Lock held.
+    private func overriddenAncestorsWiringProblems() -> [ValidationReport.Problem] {
+        guard registry.value.overridesAfter != nil else { return [] }
+        return lineage.dropFirst().flatMap { ancestor in
+            ancestor.rootEntries.filter { entry in
+                entry.state.dependencies.contains { key in
+                    guard let owner = ancestor.lookup(key)?.0 else { return false }
+                    return !ancestor.lineage.contains { $0 === owner }
+                }
+            }.flatMap(ancestor.wiringProblems)
         }
     }
 

@@ -56,8 +56,8 @@ public final class DIContainer: @unchecked Sendable {
         /// container first overridden. What is registered after it overrides, for the copies of its
         /// ancestors too (see `lookup`).
         var overridesAfter: Int?
-        /// In a copy of an ancestor of such a copy: that copy, whose overrides win here.
-        var overriddenBy: ContainerReference?
+        /// In a copy of an ancestor of such copies: those copies, nearest first, whose overrides win here.
+        var overriddenBy: [ContainerReference]?
     }
 
     var slots: SlotTable {
@@ -564,26 +564,37 @@ extension DIContainer {
 
     /// Drops the instances this container keeps for `scope` (not those of a
     /// ``withScope(_:_:)-swift.method`` run, which it releases itself); keeps the registrations.
+    /// In a `withOverrides` copy of a child container, also those of its parents' copies.
     public func releaseInstances(in scope: DIScope) {
         mutate("releaseInstances") {
-            slots.values.filter { $0.entry.spec.scope == scope }.map { $0.entry.releaseInstances() }
+            instanceOwners.flatMap {
+                $0.slots.values.filter { $0.entry.spec.scope == scope }.map { $0.entry.releaseInstances() }
+            }
         }
     }
 
-    /// Forgets every registration (decorators too) and instance.
+    /// Forgets every registration (decorators too) and instance (in a `withOverrides` copy of a child
+    /// container, its parents' copies' instances too).
     public func reset() {
-        mutate("reset") { () -> (SlotTable, [Decorator]) in
+        mutate("reset") { () -> (SlotTable, [Decorator], [Any]) in
             defer { (slots, registry.value.decorators, registry.value.duplicates) = (SlotTable(), [], []) }
             defer { registry.value.places = [:] }
             defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
-            return (slots, registry.value.decorators)
+            return (slots, registry.value.decorators, instanceOwners.dropFirst().flatMap(\.releasedInstances))
         }
     }
 
-    /// Drops cached `Shared`, `Weak` and `Scoped` instances; keeps the registrations.
-    public func releaseInstances() {
-        mutate("releaseInstances") { slots.values.compactMap { $0.entry.releaseInstances() } }
-    }
+    /// Drops cached `Shared`, `Weak` and `Scoped` instances; keeps the registrations. In a
+    /// `withOverrides` copy of a child container, also those of its parents' copies.
+    public func releaseInstances() { mutate("releaseInstances") { instanceOwners.flatMap(\.releasedInstances) } }
+
+    /// Its instances, dropped (to be released once the lock is let go). Lock held.
+    private var releasedInstances: [Any] { slots.values.compactMap { $0.entry.releaseInstances() } }
+
+    /// This container, and in a `withOverrides` copy the copies of its ancestors too: made for it
+    /// alone, they may keep what they made with its overrides (see `lookup`), so its `reset()` and
+    /// `releaseInstances()` drop their instances as well. Lock held.
+    private var instanceOwners: [DIContainer] { registry.value.overridesAfter == nil ? [self] : Array(lineage) }
 
     /// Removes the slot of `type` (with `name`); `true` when there was one.
     ///
@@ -605,7 +616,11 @@ extension DIContainer {
     @discardableResult
     private func mutate<R>(_ operation: String, _ change: () -> R) -> R {
         Resolution.lock.withLock {
-            do throws(ResolutionError) { try refuseMutationDuringResolution(operation) } catch { Self.fail(error) }
+            do throws(ResolutionError) {
+                for container in instanceOwners { try container.refuseMutationDuringResolution(operation) }
+            } catch {
+                Self.fail(error)
+            }
             let taken = change()
             Resolution.lock.releaseAfterUnlock(taken)
             return taken
@@ -616,7 +631,13 @@ extension DIContainer {
     /// for what those serve. Lock held.
     func letAncestorsUseOverrides() {
         registry.value.overridesAfter = registry.value.overridesAfter ?? registry.value.installedCount
-        for ancestor in lineage.dropFirst() { ancestor.registry.value.overriddenBy = reference }
+        // Each ancestor's copy gets every copy below it that overrides (a copy made of a child of a
+        // copy has two), nearest first.
+        var overriders: [ContainerReference] = []
+        for container in lineage {
+            if !overriders.isEmpty { container.registry.value.overriddenBy = overriders }
+            if container.registry.value.overridesAfter != nil { overriders.append(container.reference) }
+        }
     }
 
     /// A copy with the same registrations (after `registerDependencies()` has run) and no

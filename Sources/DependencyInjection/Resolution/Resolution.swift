@@ -351,14 +351,20 @@ extension DIContainer {
         return parent?.lookup(key)
     }
 
-    /// The override of `key` in the `withOverrides` copy this copy of an ancestor serves, if any.
+    /// The override of `key` in the `withOverrides` copies this copy of an ancestor serves, if any:
+    /// the nearest copy's first (a child made inside an operation and overridden again: the inner
+    /// copy's overrides win, the outer one's still count).
     private func override(of key: Key) -> (DIContainer, Slot)? {
-        guard let copy = registry.value.overriddenBy?.weakContainer, let slot = copy.slots[key],
-            slot.entry.sequence > copy.registry.value.overridesAfter ?? .max
-        else { return nil }
-        // Reached through a weak reference: this strong one may become the last; released after the lock.
-        Resolution.lock.releaseAfterUnlock(copy)
-        return (copy, slot)
+        guard let overriders = registry.value.overriddenBy else { return nil }
+        for reference in overriders {
+            guard let copy = reference.weakContainer, let slot = copy.slots[key],
+                slot.entry.sequence > copy.registry.value.overridesAfter ?? .max
+            else { continue }
+            // Reached through a weak reference: this strong one may become the last; released after the lock.
+            Resolution.lock.releaseAfterUnlock(copy)
+            return (copy, slot)
+        }
+        return nil
     }
 
     /// Records `key` as a dependency of the step in progress (an edge of the dependency graph).
@@ -460,7 +466,7 @@ extension DIContainer {
     func isolation(of entry: Entry) -> Factory.Isolation {
         guard case .none = entry.spec.factory.isolation else { return entry.spec.factory.isolation }
         let type = ObjectIdentifier(entry.spec.type)
-        let decorator = registry.value.decorators.first { $0.type == type && !$0.isolation.isNone }
+        let decorator = decorating(entry).registry.value.decorators.first { $0.type == type && !$0.isolation.isNone }
         return decorator?.isolation ?? entry.spec.onResolve.first { !$0.isolation.isNone }?.isolation ?? .none
     }
 
@@ -528,11 +534,14 @@ extension DIContainer {
         _ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true
     ) throws(ResolutionError) -> AnyBox {
         var decorated = value
+        let decorating = decorating(entry)
         do throws(ResolutionError) {
-            for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
+            for decorator in decorating.registry.value.decorators
+            where decorator.type == ObjectIdentifier(entry.spec.type) {
                 try checkRunsOn(decorator.isolation, entry, requested: requested)
                 let next = try Self.call(
-                    decorator.decorate, Resolver(self), decorated, key: requested, in: self, thrower: .decorator)
+                    decorator.decorate, Resolver(decorating), decorated, key: requested, in: self,
+                    thrower: .decorator)
                 // The value it replaced may go now: after the lock, as its `deinit` may resolve.
                 Resolution.lock.releaseAfterUnlock(decorated)
                 decorated = next
@@ -557,6 +566,22 @@ extension DIContainer {
             }
         }
         return decorated
+    }
+
+    /// The container whose decorators decorate what `entry` makes here: this one, unless `entry` is
+    /// an override (see `Registry.overridesAfter`) of a type and name this container's source did
+    /// not register and an ancestor does: that ancestor's copy, so that the override is decorated as
+    /// the registration it replaces was. Lock held.
+    @inline(__always)
+    func decorating(_ entry: Entry) -> DIContainer {
+        registry.value.overridesAfter == nil ? self : ancestorDecorating(entry) ?? self
+    }
+
+    private func ancestorDecorating(_ entry: Entry) -> DIContainer? {
+        guard let after = registry.value.overridesAfter, entry.sequence > after,
+            registry.value.places[entry.key].map({ $0 > after }) ?? true
+        else { return nil }
+        return parent?.lineage.first { $0.slots[entry.key] != nil }
     }
 
     /// Runs one step for `entry` (its factory, or an `onResolve` action) in a frame of its own.

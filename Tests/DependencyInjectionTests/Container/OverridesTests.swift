@@ -412,6 +412,87 @@ private struct Declined: Error, Equatable {}
         }
     }
 
+    /// A child made inside the operation and overridden again: the outer override still reaches
+    /// the parent's services (the inner copy's win where both override a key).
+    @Test func anOuterOverrideStillReachesTheParentInAnOverriddenChildOfTheCopy() {
+        let feature = DIContainer(parent: productionContainer())
+        feature.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            DIContainer(parent: .current).withOverrides {
+                Shared(Engine())
+            } operation: {
+                #expect(DIContainer.resolve(Payments.self).provider == "mock")
+                #expect(DIContainer.resolve(Checkout.self).payments.provider == "mock")
+            }
+        }
+    }
+
+    /// `releaseInstances()` in the copy: the parent's copy keeps no service made with the override
+    /// it dropped (one instance for both, as in a container of one level).
+    @Test func releaseInstancesInTheCopyReleasesWhatTheParentsCopyMadeWithTheOverride() {
+        let feature = DIContainer(parent: productionContainer())
+        feature.withOverrides {
+            Shared(MockPayments() as Payments)
+        } operation: {
+            let before = DIContainer.resolve(Checkout.self)
+            DIContainer.releaseInstances()
+            let after = DIContainer.resolve(Checkout.self)
+            #expect(after !== before)
+            #expect(after.payments === DIContainer.resolve(Payments.self))
+        }
+    }
+
+    /// `reset()` in the copy after a resolve: the parent's copy keeps no service made with the
+    /// override the copy forgot.
+    @Test func resetInTheCopyLeavesNoParentsServiceMadeWithTheOverride() {
+        let feature = DIContainer(parent: productionContainer())
+        feature.withOverrides {
+            Shared(MockPayments() as Payments)
+        } operation: {
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "mock")
+            DIContainer.reset()
+            #expect(DIContainer.resolve(Payments.self).provider == "live")
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "live")
+        }
+    }
+
+    /// A parent's `Decorate` of the overridden type decorates the override, as it does in a copy
+    /// of the parent itself ("Overrides are decorated too", Lifetimes.md).
+    @Test func aParentsDecoratorDecoratesTheOverrideOfItsService() {
+        let parent = productionContainer()
+        parent.register { Decorate(Payments.self) { payments, _ in TaggedPayments(payments) } }
+        parent.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "tagged(mock)")
+        }
+        DIContainer(parent: parent).withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "tagged(mock)")
+            #expect(DIContainer.resolve(Payments.self).provider == "tagged(mock)")
+        }
+    }
+
+    /// `validate()` in the copy reports a parent's `Shared` service that would keep a shorter-lived
+    /// override, as it does in a copy of the parent itself (the parent's own `validate()` cannot:
+    /// it never sees the override).
+    @Test func validateInTheCopyReportsAParentsServiceThatOutlivesAnOverride() {
+        productionContainer().withOverrides {
+            Graph { MockPayments() as Payments }
+        } operation: {
+            let report = DIContainer.validate()
+            #expect(report.problems.contains { $0.registration.contains("Checkout") }, "\(report)")
+        }
+        DIContainer(parent: productionContainer()).withOverrides {
+            Graph { MockPayments() as Payments }
+        } operation: {
+            let report = DIContainer.validate()
+            #expect(report.problems.contains { $0.registration.contains("Checkout") }, "\(report)")
+        }
+    }
+
     /// A test trait's overrides are the same copy: they reach what the parent registers.
     @Test(.dependencies(on: featureOfAParent) { New(MockPayments() as Payments) })
     func aTraitsOverrideReachesTheParentsServices() {
@@ -440,6 +521,13 @@ let featureOfAParent = DIContainer(parent: productionContainer())
 private final class FeatureScreen {
     let checkout: Checkout
     init(checkout: Checkout) { self.checkout = checkout }
+}
+
+/// Payments wrapped by a parent's decorator.
+private final class TaggedPayments: Payments {
+    let inner: Payments
+    init(_ inner: Payments) { self.inner = inner }
+    var provider: String { "tagged(\(inner.provider))" }
 }
 
 /// What an async factory made from the `Payments` it resolved (Sendable, as async factories' values are).
