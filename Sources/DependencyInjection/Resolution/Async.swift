@@ -161,6 +161,8 @@ extension DIContainer {
                 if let asking { Resolution.state.asyncWaits.append((asking, making)) }
                 return .wait(making)
             }
+            // What this resolve makes is what `provide` would have handed out: a strict test sees it.
+            owner.reportIfStrict(slot, requested: key)
             let making = AsyncMaking(entry: entry, requested: key, asking: asking, in: owner)
             // `Shared`, `Weak` and `Scoped` instances are made once at a time: later resolves wait for
             // this run (and a `Scoped` one in another run of its scope looks again, and makes its own).

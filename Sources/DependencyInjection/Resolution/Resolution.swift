@@ -373,17 +373,21 @@ extension DIContainer {
         Resolution.state.frames[top].step?.with { $0.recordDependency(on: key) }
     }
 
+    /// In a strict test, reports a resolve of `slot` if it is a production registration here. Lock held.
+    func reportIfStrict(_ slot: Slot, requested: Key) {
+        guard let strict = registry.value.strict, slot.entry.sequence <= strict.baseline else { return }
+        // Reported once the lock is let go, on this thread: the testing product records an issue
+        // there, which may wait for locks of its own (a test framework's) that must never be taken
+        // under the library's.
+        let resolve = StrictResolve(requested, of: slot.entry, path: pathReaching(requested))
+        Resolution.lock.releaseAfterUnlock(AfterUnlock { strict.report(resolve) })
+    }
+
     /// A value of `slot`'s type (a `Box`), kept or made by this container, which owns the slot.
     private func provide(
         _ slot: Slot, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
-        if let strict = registry.value.strict, slot.entry.sequence <= strict.baseline {
-            // Reported once the lock is let go, on this thread: the testing product records an issue
-            // there, which may wait for locks of its own (a test framework's) that must never be taken
-            // under the library's.
-            let resolve = StrictResolve(requested, of: slot.entry, path: pathReaching(requested))
-            Resolution.lock.releaseAfterUnlock(AfterUnlock { strict.report(resolve) })
-        }
+        reportIfStrict(slot, requested: requested)
         // One instance serves every type of its registration: it cannot be decorated for an alias alone.
         if let alias = slot.alias,
             registry.value.decorators.contains(where: { $0.type == ObjectIdentifier(alias.type) })

@@ -28,7 +28,28 @@ private final class Reports: @unchecked Sendable {
     var all: [String] { lock.withLock { items } }
 }
 
+private final class AsyncConfig: Sendable {}
+private final class AsyncToken: Sendable {}
+
 @Suite(.timeLimit(.minutes(1))) struct StrictDependenciesTests {
+    /// A production async service that `resolveAsync` makes is reported, as one it finds made is
+    /// (Testing: "the test's line for one that names no place, such as `resolveAsync`").
+    @Test func anAsyncServiceThatResolveAsyncMakesIsReported() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async in AsyncConfig() }
+            New { _ async in AsyncToken() }
+        }
+        let reports = Reports()
+        try await box.withOverrides {
+        } operation: { () async throws -> Void in
+            DIContainer.current.reportResolvesOfCurrentRegistrations(reports.append)
+            _ = try await DIContainer.resolveAsync(AsyncConfig.self)
+            _ = try await DIContainer.resolveAsync(AsyncToken.self)
+            _ = try await DIContainer.resolveAsync(AsyncConfig.self)
+        }
+        #expect(reports.all == ["AsyncConfig: AsyncConfig", "AsyncToken: AsyncToken", "AsyncConfig: AsyncConfig"])
+    }
     @Test(.dependencies(.strict, on: production) { New(MockPayments() as Payments) })
     func anOverriddenServiceIsNotReported() {
         #expect(DIContainer.resolve(Payments.self).provider == "mock")
