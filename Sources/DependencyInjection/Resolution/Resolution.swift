@@ -357,12 +357,12 @@ extension DIContainer {
     private func override(of key: Key) -> (DIContainer, Slot)? {
         guard let overriders = registry.value.overriddenBy else { return nil }
         for reference in overriders {
-            guard let copy = reference.weakContainer, let slot = copy.slots[key],
-                slot.entry.sequence > copy.registry.value.overridesAfter ?? .max
-            else { continue }
+            guard let copy = reference.weakContainer else { continue }
             // Reached through a weak reference: this strong one may become the last; released after the lock.
             Resolution.lock.releaseAfterUnlock(copy)
-            return (copy, slot)
+            if let slot = copy.slots[key], slot.entry.sequence > copy.registry.value.overridesAfter ?? .max {
+                return (copy, slot)
+            }
         }
         return nil
     }
@@ -576,16 +576,11 @@ extension DIContainer {
     /// an override (see `Registry.overridesAfter`) of a type and name this container's source did
     /// not register and an ancestor does: that ancestor's copy, so that the override is decorated as
     /// the registration it replaces was. Lock held.
-    @inline(__always)
     func decorating(_ entry: Entry) -> DIContainer {
-        registry.value.overridesAfter == nil ? self : ancestorDecorating(entry) ?? self
-    }
-
-    private func ancestorDecorating(_ entry: Entry) -> DIContainer? {
         guard let after = registry.value.overridesAfter, entry.sequence > after,
             registry.value.places[entry.key].map({ $0 > after }) ?? true
-        else { return nil }
-        return parent?.lineage.first { $0.slots[entry.key] != nil }
+        else { return self }
+        return parent?.lineage.first { $0.slots[entry.key] != nil } ?? self
     }
 
     /// Runs one step for `entry` (its factory, or an `onResolve` action) in a frame of its own.
