@@ -142,11 +142,18 @@ extension DIContainer {
     private func overriddenAncestorsWiringProblems() -> [ValidationReport.Problem] {
         guard registry.value.overridesAfter != nil else { return [] }
         return lineage.dropFirst().flatMap { ancestor in
-            ancestor.rootEntries.filter { entry in
+            // Directly, or through the ancestors' `New`s in between (what a `New` keeps, its holder keeps).
+            func reachesAnOverride(_ entry: Entry, in owner: DIContainer, _ seen: inout Set<ObjectIdentifier>) -> Bool {
                 entry.state.dependencies.contains { key in
-                    guard let owner = ancestor.lookup(key)?.0 else { return false }
-                    return !ancestor.lineage.contains { $0 === owner }
+                    guard let (theirOwner, slot) = owner.lookup(key) else { return false }
+                    if !ancestor.lineage.contains(where: { $0 === theirOwner }) { return true }
+                    return slot.entry.spec.lifetime == .new && seen.insert(ObjectIdentifier(slot.entry)).inserted
+                        && reachesAnOverride(slot.entry, in: theirOwner, &seen)
                 }
+            }
+            return ancestor.rootEntries.filter { entry in
+                var seen: Set = [ObjectIdentifier(entry)]
+                return reachesAnOverride(entry, in: ancestor, &seen)
             }.flatMap(ancestor.wiringProblems)
         }
     }

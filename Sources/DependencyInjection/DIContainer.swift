@@ -175,7 +175,7 @@ public final class DIContainer: @unchecked Sendable {
         if !deferred { fail(error, file: file, line: line) }
     }
 
-    /// ``current``, for a lazy wrapper made now. While `validate()` makes the wrapper's owner (in a
+    /// ``current``, for a `@LazyInject` made now. While `validate()` makes the wrapper's owner (in a
     /// synchronous factory), a dependency registered nowhere, which would trap on first read, is
     /// recorded as an `@Inject`'s failure is (``deferToValidation(_:file:line:)``); nothing is resolved.
     static func currentForLazy<T>(_: T.Type, name: String?, file: StaticString, line: UInt) -> DIContainer {

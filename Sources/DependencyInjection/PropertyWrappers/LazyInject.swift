@@ -45,8 +45,7 @@ public struct MutableLazyInject<Value> {
     /// Resolves the registration of `Value` with `name` (`nil`: the unnamed one) on first access;
     /// a failure traps naming the property's declaration (`file`, `line`).
     public init(name: String? = nil, file: StaticString = #fileID, line: UInt = #line) {
-        let container = DIContainer.currentForLazy(Value.self, name: name, file: file, line: line)
-        storage = LazyStorage(container: container, name: name, file: file, line: line)
+        storage = LazyStorage(container: .current, name: name, file: file, line: line)
     }
 
     /// The dependency, resolved on first access unless a value was set before.

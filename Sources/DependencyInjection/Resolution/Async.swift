@@ -44,7 +44,9 @@ extension DIContainer {
                 // Each registration once, through a slot it still serves (its own, or an alias).
                 return container.rootEntries.filter(\.needsPreparing).compactMap { entry in
                     let actor = entry.spec.factory.isolation.actor
-                    return container.servedKeys(of: entry).first.map { key in
+                    // In a copy of an ancestor, not a key an override serves: that one is the overriding
+                    // copy's own registration, made (or not) as such.
+                    return container.servedKeys(of: entry).first { container.lookup($0)?.0 === container }.map { key in
                         (Service(owner: container, key: key, actor: actor), entry.preparePhase)
                     }
                 }

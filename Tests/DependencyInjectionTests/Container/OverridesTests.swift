@@ -493,6 +493,117 @@ private struct Declined: Error, Equatable {}
         }
     }
 
+    /// A parent's decorator of an override resolves from the parent's copy, static API included, as
+    /// it does for the parent's own registration.
+    @Test func aParentsDecoratorResolvesFromTheParentWithAnOverrideToo() {
+        let parent = productionContainer()
+        parent.register {
+            Shared(Label(text: "parent"))
+            Decorate(Payments.self) { payments, _ in TaggedPayments(payments, tag: DIContainer.resolve(Label.self).text)
+            }
+        }
+        let child = DIContainer(parent: parent)
+        child.register { Shared(Label(text: "child")) }
+        let without = child.withOverrides {
+        } operation: {
+            DIContainer.resolve(Payments.self).provider
+        }
+        let with = child.withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            DIContainer.resolve(Payments.self).provider
+        }
+        #expect(without == "parent(live)")
+        #expect(with == "parent(mock)")
+    }
+
+    /// An override of an override, in an overridden child made inside the operation (or nested
+    /// directly): decorated by the parent's `Decorate`, as the override it replaces is.
+    @Test func anOverrideOfAnOverrideIsDecoratedByTheParentsDecorator() {
+        let parent = productionContainer()
+        parent.register { Decorate(Payments.self) { payments, _ in TaggedPayments(payments) } }
+        DIContainer(parent: parent).withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            #expect(DIContainer.resolve(Payments.self).provider == "tagged(mock)")
+            DIContainer(parent: .current).withOverrides {
+                New(LivePayments() as Payments)
+            } operation: {
+                #expect(DIContainer.resolve(Payments.self).provider == "tagged(live)")
+                #expect(DIContainer.resolve(Checkout.self).payments.provider == "tagged(live)")
+            }
+            DIContainer.withOverrides {
+                New(LivePayments() as Payments)
+            } operation: {
+                #expect(DIContainer.resolve(Checkout.self).payments.provider == "tagged(live)")
+            }
+        }
+    }
+
+    /// An `as:` override of a type the parent decorates is the error it is in a copy of the parent.
+    @Test func anAliasOverrideOfADecoratedTypeFailsAsInACopyOfTheParent() {
+        let parent = productionContainer()
+        parent.register { Decorate(Payments.self) { payments, _ in TaggedPayments(payments) } }
+        let oneLevel = parent.withOverrides {
+            Shared(MockPayments.init, as: Payments.self)
+        } operation: {
+            Result { try DIContainer.tryResolve(Payments.self).provider }
+        }
+        let twoLevels = DIContainer(parent: parent).withOverrides {
+            Shared(MockPayments.init, as: Payments.self)
+        } operation: {
+            Result { try DIContainer.tryResolve(Payments.self).provider }
+        }
+        #expect(throws: ResolutionError.self) { try oneLevel.get() }
+        #expect("\(oneLevel)" == "\(twoLevels)")
+    }
+
+    /// `validate()` follows a parent's `New` to the override it keeps, as in a copy of the parent.
+    @Test func validateFollowsAParentsNewToAnOverride() {
+        func wiring(_ container: DIContainer) {
+            container.register {
+                Shared(Gateway.init)
+                New { resolve in GatewayPayments(resolve()) as Payments }
+                Shared { resolve in Checkout(payments: resolve()) }
+            }
+        }
+        let oneLevel = DIContainer()
+        wiring(oneLevel)
+        let parent = DIContainer()
+        wiring(parent)
+        for container in [oneLevel, DIContainer(parent: parent)] {
+            let report = container.withOverrides {
+                Graph(Gateway.init)
+            } operation: {
+                DIContainer.validate()
+            }
+            #expect(report.problems.contains { $0.registration.contains("Checkout") }, "\(report)")
+        }
+    }
+
+    /// `prepare()` in the copy prepares a parent's async service as the parent serves it, not through
+    /// an override that `prepare()` does not make (here, one of a run-only scope), as in a copy of the parent.
+    @Test func prepareLeavesAParentsServiceToItsOverride() async {
+        func wiring(_ container: DIContainer) {
+            container.register { Shared { _ async in PaymentsProvider(name: "live") } }
+        }
+        let oneLevel = DIContainer()
+        wiring(oneLevel)
+        let parent = DIContainer()
+        wiring(parent)
+        for container in [oneLevel, DIContainer(parent: parent)] {
+            let outcome = await container.withOverrides {
+                Scoped(.overrideRun) { PaymentsProvider(name: "mock") }
+            } operation: { () async -> String in
+                do {
+                    try await DIContainer.prepare()
+                    return "prepared"
+                } catch { return "\(error)" }
+            }
+            #expect(outcome == "prepared")
+        }
+    }
+
     /// A test trait's overrides are the same copy: they reach what the parent registers.
     @Test(.dependencies(on: featureOfAParent) { New(MockPayments() as Payments) })
     func aTraitsOverrideReachesTheParentsServices() {
@@ -526,9 +637,19 @@ private final class FeatureScreen {
 /// Payments wrapped by a parent's decorator.
 private final class TaggedPayments: Payments {
     let inner: Payments
-    init(_ inner: Payments) { self.inner = inner }
-    var provider: String { "tagged(\(inner.provider))" }
+    let tag: String
+    init(_ inner: Payments, tag: String = "tagged") { (self.inner, self.tag) = (inner, tag) }
+    var provider: String { "\(tag)(\(inner.provider))" }
 }
+
+private struct Label { let text: String }
+private final class Gateway { init() {} }
+private final class GatewayPayments: Payments {
+    let gateway: Gateway
+    init(_ gateway: Gateway) { self.gateway = gateway }
+    var provider: String { "gateway" }
+}
+extension DIScope { fileprivate static let overrideRun = DIScope("overrideRun", requiresRun: true) }
 
 /// What an async factory made from the `Payments` it resolved (Sendable, as async factories' values are).
 private struct PaymentsProvider: Sendable { let name: String }

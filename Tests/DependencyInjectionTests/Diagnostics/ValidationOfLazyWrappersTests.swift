@@ -10,8 +10,12 @@ private final class LazyEngine {}
     @LazyInject var engine: LazyEngine
     init() {}
 }
+private final class NamedBanner {
+    @LazyInject(name: "fast") var engine: LazyEngine
+    init() {}
+}
 private final class SettableBanner {
-    @MutableLazyInject(name: "fast") var engine: LazyEngine
+    @MutableLazyInject var engine: LazyEngine
     init() {}
 }
 private final class OptionalBanner {
@@ -38,15 +42,30 @@ private final class Pong {
         #expect("\(report)".contains("ValidationOfLazyWrappersTests.swift:10"), "names the declaration: \(report)")
     }
 
-    @Test func aMutableLazyInjectWhoseNamedDependencyIsMissingIsAProblemInTheSynchronousFormToo() {
+    @Test func aLazyInjectWhoseNamedDependencyIsMissingIsAProblemInTheSynchronousFormToo() {
         let box = DIContainer()
         box.register {
-            Shared(SettableBanner.init)
+            Shared(NamedBanner.init)
             Shared(LazyEngine.init)
         }
         let report = box.validate()
-        #expect(report.problems.map(\.registration) == ["SettableBanner"], "\(report)")
+        #expect(report.problems.map(\.registration) == ["NamedBanner"], "\(report)")
         #expect("\(report)".contains("No registration for 'LazyEngine' (name: \"fast\")"), "\(report)")
+    }
+
+    /// A `@MutableLazyInject` may be set before it is read (by its owner's factory, say): it is not
+    /// checked, as what it resolves may never be asked for.
+    @Test func aMutableLazyInjectSetByItsFactoryIsNoProblem() {
+        let box = DIContainer()
+        box.register {
+            Shared { () -> SettableBanner in
+                let banner = SettableBanner()
+                banner.engine = LazyEngine()
+                return banner
+            }
+        }
+        #expect(box.validate().isValid)
+        _ = box.resolve(SettableBanner.self).engine
     }
 
     @Test func anOptionalLazyInjectMayBeMissing() {
