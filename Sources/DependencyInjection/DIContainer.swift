@@ -322,7 +322,7 @@ extension DIContainer {
     private func install(_ module: consuming Module) throws(ResolutionError) {
         var module = module
         try Resolution.lock.withLock { () throws(ResolutionError) in
-            try refuseMutationDuringResolution("register")
+            for container in instanceOwners { try container.refuseMutationDuringResolution("register") }
             bootstrapIfNeeded()
             // The list of the last install's entries, emptied, if no other install holds it now: one
             // registration at a time (a generic helper's, say) then allocates no list of its own.
@@ -593,7 +593,8 @@ extension DIContainer {
 
     /// This container, and in a `withOverrides` copy the copies of its ancestors too: made for it
     /// alone, they may keep what they made with its overrides (see `lookup`), so its `reset()` and
-    /// `releaseInstances()` drop their instances as well. Lock held.
+    /// `releaseInstances()` drop their instances as well, and it changes nothing while one of their
+    /// factories runs. Lock held.
     private var instanceOwners: [DIContainer] { registry.value.overridesAfter == nil ? [self] : Array(lineage) }
 
     /// Removes the slot of `type` (with `name`); `true` when there was one.

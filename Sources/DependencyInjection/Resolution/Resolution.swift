@@ -389,11 +389,8 @@ extension DIContainer {
     ) throws(ResolutionError) -> AnyBox {
         reportIfStrict(slot, requested: requested)
         // One instance serves every type of its registration: it cannot be decorated for an alias alone.
-        // (An override serving an ancestor's key through an alias: that ancestor's decorators.)
         if let alias = slot.alias,
-            decorating(slot.entry, as: slot.key).registry.value.decorators.contains(where: {
-                $0.type == ObjectIdentifier(alias.type)
-            })
+            registry.value.decorators.contains(where: { $0.type == ObjectIdentifier(alias.type) })
         {
             throw error(.decoratedAlias(implementation: TypeName.of(slot.entry.spec.type)), for: requested)
         }
@@ -473,7 +470,7 @@ extension DIContainer {
     func isolation(of entry: Entry) -> Factory.Isolation {
         guard case .none = entry.spec.factory.isolation else { return entry.spec.factory.isolation }
         let type = ObjectIdentifier(entry.spec.type)
-        let decorator = decorating(entry).registry.value.decorators.first { $0.type == type && !$0.isolation.isNone }
+        let decorator = registry.value.decorators.first { $0.type == type && !$0.isolation.isNone }
         return decorator?.isolation ?? entry.spec.onResolve.first { !$0.isolation.isNone }?.isolation ?? .none
     }
 
@@ -541,24 +538,14 @@ extension DIContainer {
         _ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true
     ) throws(ResolutionError) -> AnyBox {
         var decorated = value
-        let decorating = decorating(entry)
         do throws(ResolutionError) {
-            // An ancestor's decorators of an override run in a frame of that ancestor's copy, as for its
-            // own registration: the static API and property wrappers there resolve from it.
-            let inAncestor = decorating !== self
-            do {
-                if inAncestor { Resolution.state.frames.append(.init(decorating, entry: entry, requested: requested)) }
-                defer { if inAncestor { _ = Resolution.state.frames.removeLast() } }
-                for decorator in decorating.registry.value.decorators
-                where decorator.type == ObjectIdentifier(entry.spec.type) {
-                    try checkRunsOn(decorator.isolation, entry, requested: requested)
-                    let next = try Self.call(
-                        decorator.decorate, Resolver(decorating), decorated, key: requested, in: self,
-                        thrower: .decorator)
-                    // The value it replaced may go now: after the lock, as its `deinit` may resolve.
-                    Resolution.lock.releaseAfterUnlock(decorated)
-                    decorated = next
-                }
+            for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
+                try checkRunsOn(decorator.isolation, entry, requested: requested)
+                let next = try Self.call(
+                    decorator.decorate, Resolver(self), decorated, key: requested, in: self, thrower: .decorator)
+                // The value it replaced may go now: after the lock, as its `deinit` may resolve.
+                Resolution.lock.releaseAfterUnlock(decorated)
+                decorated = next
             }
             if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
         } catch {
@@ -580,22 +567,6 @@ extension DIContainer {
             }
         }
         return decorated
-    }
-
-    /// The container whose decorators decorate what `entry` makes here: this one, unless `entry` is
-    /// an override (see `Registry.overridesAfter`) of a type and name this container's source did
-    /// not register and an ancestor does: that ancestor's copy, so that the override is decorated as
-    /// the registration it replaces was. `key` is one `entry` serves here (its own type's, or an
-    /// alias's). Lock held.
-    func decorating(_ entry: Entry, as key: Key? = nil) -> DIContainer {
-        let key = key ?? entry.key
-        guard let after = registry.value.overridesAfter, entry.sequence > after,
-            registry.value.places[key].map({ $0 > after }) ?? true,
-            let owner = parent?.lineage.first(where: { $0.slots[key] != nil }), let slot = owner.slots[key]
-        else { return self }
-        // That ancestor's slot may be an override of its own (a child made inside an operation and
-        // overridden again): decorated as that one is.
-        return owner.decorating(slot.entry, as: key)
     }
 
     /// Runs one step for `entry` (its factory, or an `onResolve` action) in a frame of its own.

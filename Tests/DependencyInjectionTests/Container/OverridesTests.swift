@@ -457,24 +457,6 @@ private struct Declined: Error, Equatable {}
         }
     }
 
-    /// A parent's `Decorate` of the overridden type decorates the override, as it does in a copy
-    /// of the parent itself ("Overrides are decorated too", Lifetimes.md).
-    @Test func aParentsDecoratorDecoratesTheOverrideOfItsService() {
-        let parent = productionContainer()
-        parent.register { Decorate(Payments.self) { payments, _ in TaggedPayments(payments) } }
-        parent.withOverrides {
-            New(MockPayments() as Payments)
-        } operation: {
-            #expect(DIContainer.resolve(Checkout.self).payments.provider == "tagged(mock)")
-        }
-        DIContainer(parent: parent).withOverrides {
-            New(MockPayments() as Payments)
-        } operation: {
-            #expect(DIContainer.resolve(Checkout.self).payments.provider == "tagged(mock)")
-            #expect(DIContainer.resolve(Payments.self).provider == "tagged(mock)")
-        }
-    }
-
     /// `validate()` in the copy reports a parent's `Shared` service that would keep a shorter-lived
     /// override, as it does in a copy of the parent itself (the parent's own `validate()` cannot:
     /// it never sees the override).
@@ -491,71 +473,6 @@ private struct Declined: Error, Equatable {}
             let report = DIContainer.validate()
             #expect(report.problems.contains { $0.registration.contains("Checkout") }, "\(report)")
         }
-    }
-
-    /// A parent's decorator of an override resolves from the parent's copy, static API included, as
-    /// it does for the parent's own registration.
-    @Test func aParentsDecoratorResolvesFromTheParentWithAnOverrideToo() {
-        let parent = productionContainer()
-        parent.register {
-            Shared(Label(text: "parent"))
-            Decorate(Payments.self) { payments, _ in TaggedPayments(payments, tag: DIContainer.resolve(Label.self).text)
-            }
-        }
-        let child = DIContainer(parent: parent)
-        child.register { Shared(Label(text: "child")) }
-        let without = child.withOverrides {
-        } operation: {
-            DIContainer.resolve(Payments.self).provider
-        }
-        let with = child.withOverrides {
-            New(MockPayments() as Payments)
-        } operation: {
-            DIContainer.resolve(Payments.self).provider
-        }
-        #expect(without == "parent(live)")
-        #expect(with == "parent(mock)")
-    }
-
-    /// An override of an override, in an overridden child made inside the operation (or nested
-    /// directly): decorated by the parent's `Decorate`, as the override it replaces is.
-    @Test func anOverrideOfAnOverrideIsDecoratedByTheParentsDecorator() {
-        let parent = productionContainer()
-        parent.register { Decorate(Payments.self) { payments, _ in TaggedPayments(payments) } }
-        DIContainer(parent: parent).withOverrides {
-            New(MockPayments() as Payments)
-        } operation: {
-            #expect(DIContainer.resolve(Payments.self).provider == "tagged(mock)")
-            DIContainer(parent: .current).withOverrides {
-                New(LivePayments() as Payments)
-            } operation: {
-                #expect(DIContainer.resolve(Payments.self).provider == "tagged(live)")
-                #expect(DIContainer.resolve(Checkout.self).payments.provider == "tagged(live)")
-            }
-            DIContainer.withOverrides {
-                New(LivePayments() as Payments)
-            } operation: {
-                #expect(DIContainer.resolve(Checkout.self).payments.provider == "tagged(live)")
-            }
-        }
-    }
-
-    /// An `as:` override of a type the parent decorates is the error it is in a copy of the parent.
-    @Test func anAliasOverrideOfADecoratedTypeFailsAsInACopyOfTheParent() {
-        let parent = productionContainer()
-        parent.register { Decorate(Payments.self) { payments, _ in TaggedPayments(payments) } }
-        let oneLevel = parent.withOverrides {
-            Shared(MockPayments.init, as: Payments.self)
-        } operation: {
-            Result { try DIContainer.tryResolve(Payments.self).provider }
-        }
-        let twoLevels = DIContainer(parent: parent).withOverrides {
-            Shared(MockPayments.init, as: Payments.self)
-        } operation: {
-            Result { try DIContainer.tryResolve(Payments.self).provider }
-        }
-        #expect(throws: ResolutionError.self) { try oneLevel.get() }
-        #expect("\(oneLevel)" == "\(twoLevels)")
     }
 
     /// `validate()` follows a parent's `New` to the override it keeps, as in a copy of the parent.
@@ -602,6 +519,48 @@ private struct Declined: Error, Equatable {}
             }
             #expect(outcome == "prepared")
         }
+    }
+
+    /// An override is a registration of the copy, wherever it serves: decorated by the copy's
+    /// decorators (the child's, and a `Decorate` among the overrides), not by a parent's.
+    @Test func anOverrideIsDecoratedByTheCopysDecoratorsNotByAParents() {
+        let parent = productionContainer()
+        parent.register { Decorate(Payments.self) { payments, _ in TaggedPayments(payments) } }
+        DIContainer(parent: parent).withOverrides {
+            New(MockPayments() as Payments)
+        } operation: {
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "mock")
+        }
+        DIContainer(parent: parent).withOverrides {
+            New(MockPayments() as Payments)
+            Decorate(Payments.self) { payments, _ in TaggedPayments(payments, tag: "test") }
+        } operation: {
+            #expect(DIContainer.resolve(Payments.self).provider == "test(mock)")
+            #expect(DIContainer.resolve(Checkout.self).payments.provider == "test(mock)")
+        }
+    }
+
+    /// While a factory of an ancestor's copy runs, the copy changes nothing (it would change what
+    /// that factory's resolution is being served), as a one-level copy refuses while its own runs.
+    @Test func theCopyRefusesRegisterWhileAParentsFactoryRuns() {
+        let copy = Guarded<DIContainer?>(nil)
+        let parent = DIContainer()
+        parent.register {
+            Shared(LivePayments() as Payments)
+            New { _ -> Label in
+                do {
+                    try copy.current?.tryRegister { New(MockPayments() as Payments) }
+                    return Label(text: "registered")
+                } catch { return Label(text: "refused") }
+            }
+        }
+        let outcome = DIContainer(parent: parent).withOverrides {
+        } operation: {
+            copy.withLock { $0 = DIContainer.current }
+            defer { copy.withLock { $0 = nil } }
+            return DIContainer.resolve(Label.self).text
+        }
+        #expect(outcome == "refused")
     }
 
     /// A test trait's overrides are the same copy: they reach what the parent registers.

@@ -83,6 +83,7 @@ private final class Pong {
         }
         let report = box.validate()
         #expect(report.isValid, "\(report)")
-        #expect(box.resolve(Ping.self).pong.ping === box.resolve(Ping.self))
+        // (Not read here: a `Ping` whose `pong` was read holds a cycle, which would leak.)
+        #expect(!box.resolve(Ping.self).$pong.isResolved)
     }
 }
