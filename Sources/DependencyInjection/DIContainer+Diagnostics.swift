@@ -188,15 +188,19 @@ extension DIContainer {
             guard let their = lookup(key)?.1.entry else { continue }
             // Off its actor, an actor's service is only ever a Shared one prepare() made (and, for the
             // main actor, Sendable as it is asked for: not through an alias, as at run time).
+            // An async factory's service too: a synchronous factory gets only a Shared one, once made.
             let isolation = their.spec.factory.isolation
-            guard isolation.actor != nil,
+            let isAsyncOnly = their.spec.factory.isAsync && isolation.actor == nil
+            guard isolation.actor != nil || isAsyncOnly,
                 their.spec.lifetime != .shared || (isolation.isMainActor && !their.isSendable(as: key))
             else { continue }
             let reason = ResolutionError.Reason.isolationConflict(
                 registration: mine.summary, dependency: their.spec.summary)
             problems.append(
                 ResolutionError(reason: reason, key: entry.key).with {
-                    $0.conflictActor = isolation.actorName ?? "MainActor"
+                    $0.conflictActor = isAsyncOnly ? nil : isolation.actorName ?? "MainActor"
+                    $0.conflictRequest =
+                        "\(key.typeName).self" + (key.name.map { ", name: \($0.debugDescription)" } ?? "")
                     // Only through an alias of a main-actor Shared: the fix is to make it as the alias.
                     guard their.spec.lifetime == .shared, isolation.isMainActor,
                         let implementation = their.servedThrough(as: key)

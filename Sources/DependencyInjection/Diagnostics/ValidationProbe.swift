@@ -32,6 +32,12 @@ final class ValidationProbe: @unchecked Sendable {
     /// How many probe threads may stay parked in one process.
     static let parkLimit = 64
     private static let parked = Locked(0)
+    /// How to reach the async `validate()`: top-level code (`main.swift`) picks the synchronous form
+    /// even when written with `await`.
+    static let awaitFix =
+        "call await validate() from an async function (in top-level code, such as main.swift's, Swift picks "
+        + "this synchronous form even with await; there write await Task { await DIContainer.validate() }.value)"
+
     /// How long `validate()` waits for actors and async factories before it lists the rest as unchecked.
     static let actorTimeout = 10
     /// How to make a factory that cannot unwind checkable.
@@ -127,7 +133,7 @@ final class ValidationProbe: @unchecked Sendable {
                 if factory.isAsync {
                     outcomes[index] = .unchecked(
                         "it may need \(blockedName), which this synchronous validate() is blocking (\(place)); "
-                            + "to check it, call await validate()")
+                            + "to check it, " + Self.awaitFix)
                 } else {
                     inline.append(index)
                 }
@@ -196,7 +202,7 @@ final class ValidationProbe: @unchecked Sendable {
                 blocking.actor == nil
                     ? "it needs '\(error.typeName)', which was not checked (\(place))"
                     : "it needs '\(error.typeName)', which it cannot get while this synchronous validate() blocks "
-                        + "\(blockedName) (\(place)); to check it, call await validate()")
+                        + "\(blockedName) (\(place)); to check it, " + Self.awaitFix)
         }
     }
 

@@ -94,8 +94,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var servedLifetime = "Shared"
         /// For an isolation conflict through an `as:` alias: the alias the registration asks for.
         var conflictAlias: String?
-        /// For an isolation conflict: the dependency's actor.
-        var conflictActor = "MainActor"
+        /// For an isolation conflict: the dependency's actor; `nil` for a nonisolated async factory's.
+        var conflictActor: String? = "MainActor"
+        /// For an isolation conflict with a nonisolated async factory's service: how to ask for it.
+        var conflictRequest = ""
         /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
         /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
@@ -217,6 +219,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "\(subject) has a Decorate, but '\(implementation)' serves it through `as:`, so its one instance cannot be decorated as '\(typeName)' alone."
         case .lifetimeMismatch(let registration, let dependency):
             "\(registration) depends on \(dependency), which lives shorter: it would keep that instance too long."
+        case .isolationConflict(let registration, let dependency) where details.conflictActor == nil:
+            "\(registration) is made synchronously but depends on \(dependency), made by an async factory, "
+                + "which it cannot get, even after prepare()."
         case .isolationConflict(let registration, let dependency):
             "\(registration) runs on any thread but depends on \(dependency), which it cannot get there, even after prepare()."
         case .duplicateRegistration(let first, let second):
@@ -244,7 +249,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// A registration isolated to the dependency's actor of an isolation conflict, as it can be written
     /// (a global actor's closure that takes a resolver is an async one).
     private var isolatedForm: String {
-        let actor = details.conflictActor
+        let actor = details.conflictActor ?? "MainActor"
         return actor == "MainActor" ? "Shared { @MainActor resolve in … }" : "Shared { @\(actor) resolve async in … }"
     }
 
@@ -412,6 +417,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "\(details.servedLifetime) { @MainActor in \(details.servedThrough ?? "")() as \(details.conflictAlias ?? "") } "
                 + "(prepare() makes it; a Sendable value made as that type is handed out anywhere), isolate the registration's "
                 + "factory to the dependency's actor (\(isolatedForm)), or resolve it with try await resolveAsync."
+        case .isolationConflict where details.conflictActor == nil:
+            "make the dependency a Shared (prepare() makes it), or make the registration's factory async and "
+                + "await the dependency there: Shared { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictRequest)) }."
         case .isolationConflict:
             "isolate the registration's factory to the dependency's actor (\(isolatedForm)), make "
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."

@@ -1,0 +1,57 @@
+import DependencyInjection
+import Testing
+
+private struct Tenant: Sendable { let name: String }
+private final class TenantGate: Sendable { init(tenant: Tenant) {} }
+
+@Suite(.timeLimit(.minutes(1))) struct AsyncNewValidationTests {
+    // A synchronous factory that needs an async `New` can never be resolved, not even after
+    // prepare() (which makes only Shared services), nor through resolveAsync of the outer one;
+    // validate() says so, as it does for a global actor's `New`.
+    @Test func aSyncServiceNeedingAnAsyncNewIsAProblem() async throws {
+        let box = DIContainer()
+        box.register {
+            New { _ async in Tenant(name: "t") }
+            Shared(TenantGate.init)
+        }
+        try await box.prepare()
+        #expect(throws: ResolutionError.self) { try box.tryResolve(TenantGate.self) }
+        await #expect(throws: ResolutionError.self) { try await box.resolveAsync(TenantGate.self) }
+        let report = await box.validate()
+        let problem = try #require(report.problems.first, "\(report)")
+        #expect(report.problems.count == 1 && problem.registration == "TenantGate", "\(report)")
+        if case .isolationConflict = problem.error.reason {} else { Issue.record("\(report)") }
+        #expect(!problem.error.description.contains("MainActor"), "\(report)")
+        #expect(
+            problem.error.description.contains(
+                "Shared { _ async throws in … try await DIContainer.resolveAsync(Tenant.self) }"), "\(report)")
+    }
+
+    // The suggested fix, as written, resolves and validates.
+    @Test func theSuggestedFixWorks() async throws {
+        let box = DIContainer()
+        box.register {
+            New { _ async in Tenant(name: "t") }
+            Shared { _ async throws in TenantGate(tenant: try await DIContainer.resolveAsync(Tenant.self)) }
+        }
+        try await box.prepare()
+        _ = try box.tryResolve(TenantGate.self)
+        let report = await box.validate()
+        #expect(report.isValid, "\(report)")
+    }
+}
+
+private struct AdviceSettings: Sendable {}
+
+@Suite(.timeLimit(.minutes(1))) struct SynchronousValidateAdviceTests {
+    // In main.swift's top-level code, `await DIContainer.validate()` picks the synchronous form (Swift
+    // warns "no 'async' operations occur within 'await' expression"), so "call await validate()" is
+    // what the user already wrote: the advice names a form that works there.
+    @MainActor @Test func theNotCheckedAdviceWorksInTopLevelCode() throws {
+        let box = DIContainer()
+        box.register { Shared { _ async in AdviceSettings() } }
+        let report = box.validate()
+        let unchecked = try #require(report.unchecked.first, "\(report)")
+        #expect(unchecked.reason.contains("await Task { await DIContainer.validate() }.value"), "\(report)")
+    }
+}
