@@ -199,8 +199,7 @@ extension DIContainer {
             problems.append(
                 ResolutionError(reason: reason, key: entry.key).with {
                     $0.conflictActor = isAsyncOnly ? nil : isolation.actorName ?? "MainActor"
-                    $0.conflictRequest =
-                        "\(key.typeName).self" + (key.name.map { ", name: \($0.debugDescription)" } ?? "")
+                    $0.conflictRequest = key.request
                     // Only through an alias of a main-actor Shared: the fix is to make it as the alias.
                     guard their.spec.lifetime == .shared, isolation.isMainActor,
                         let implementation = their.servedThrough(as: key)

@@ -21,6 +21,9 @@ struct Key: Hashable, Sendable {
     /// The type as the user wrote it, e.g. `Router`.
     var typeName: String { TypeName.of(type) }
 
+    /// What a `resolve` call that asks for it needs: `Router.self` or `Store.self, name: "cache"`.
+    var request: String { "\(typeName).self" + (name.map { ", name: \($0.debugDescription)" } ?? "") }
+
     /// `Router` or `Router (name: "primary")`.
     var displayName: String {
         guard let name else { return typeName }

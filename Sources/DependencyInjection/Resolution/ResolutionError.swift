@@ -173,7 +173,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private var subject: String { "'\(typeName)'" + (name.map { " (name: \($0.debugDescription))" } ?? "") }
     private var named: String { name.map { ".named(\($0.debugDescription))" } ?? "" }
     /// What a `resolve` call that asks again needs: `Router.self` or `Store.self, name: "cache"`.
-    private var request: String { "\(typeName).self" + (name.map { ", name: \($0.debugDescription)" } ?? "") }
+    private var request: String { details.key.request }
 
     private var headline: String {
         switch reason {
