@@ -13,9 +13,9 @@ import Dispatch
 /// 2. Async factories and those isolated to an actor, each in a task, on its actor or awaited, as
 ///    `prepare()` would; an async one runs on threads of the library's own (a task executor), so
 ///    that a failure there parks too.
-/// 3. When `validate()` blocks the main thread: main-actor factories and the other plain ones
-///    inline (a plain one may wait for the main queue); what cannot run inline is listed at once
-///    as needing `await validate()`.
+/// 3. When `validate()` blocks an actor (it is called on one): that actor's synchronous factories
+///    inline, and on the main thread the plain ones that can unwind too (a plain one may wait for the
+///    main queue); what cannot run inline is listed at once as needing `await validate()`.
 /// 4. The other plain factories, on threads of the library's own.
 ///
 /// A property wrapper that fails while its owner is made is reported, not trapped (see

@@ -1,7 +1,7 @@
 import DependencyInjectionTesting
 import Testing
 
-// A pipeline's order does not change because a test swapped one stage (the Lifetimes article, resolveAll): an override
+// A pipeline's order does not change because a test swapped one stage (the NamesAndArguments article, "Every registration of a type"): an override
 // keeps the place of the registration it replaces in resolveAll, as a child's shadowing does.
 
 private protocol Stage: AnyObject { var label: String { get } }

@@ -2,7 +2,7 @@ import CheckSupport
 import DependencyInjection
 
 // `registerDependencies()` in a module with default MainActor isolation, as the README shows it
-// (issue 21 point 8). Spelled as in the GettingStarted article (`extension DIContainer: @retroactive
+// (the README's Quick start). Spelled as in the GettingStarted article (`extension DIContainer: @retroactive
 // DependencyRegistering`), the conformance crosses into main-actor code ("conformance of
 // 'DIContainer' to protocol 'DependencyRegistering' crosses into main actor-isolated code");
 // `@MainActor` on it cannot form a main-actor-isolated conformance to a `SendableMetatype`-

@@ -2,7 +2,7 @@ import CheckSupport
 import DependencyInjection
 import MainActorApp
 
-// The README's quick start in a module with default MainActor isolation (issue 21 point 8):
+// The README's quick start in a module with default MainActor isolation:
 // registering at launch in main-actor code, an `init()` of a main-actor type (an app delegate's,
 // an App's) and main.swift's top level (`registerAtTopLevel` in main.swift). Written as the
 // README shows it; built with warnings as errors. (The `DependencyRegistering` form is in

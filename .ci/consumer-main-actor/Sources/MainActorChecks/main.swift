@@ -30,7 +30,7 @@ await checkDocumentedForms()
 await checkNotSendableServices()
 await checkOverridesAndHousekeeping()
 
-// The ConcurrencyAndActors article's global-actor line (issue 13), verbatim.
+// The ConcurrencyAndActors article's global-actor line, verbatim.
 @globalActor actor DatabaseActor { static let shared = DatabaseActor() }
 DIContainer.register {
     Shared { @DatabaseActor in Database() }  // made on DatabaseActor (by prepare() or an async resolve)
