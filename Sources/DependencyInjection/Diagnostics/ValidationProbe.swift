@@ -320,12 +320,7 @@ final class ValidationProbe: @unchecked Sendable {
                 error as? ResolutionError ?? .init(reason: .factoryFailed, key: keys[0], underlyingError: error)
             Resolution.lock.withLock {
                 // Cancelled with its caller: what it threw says nothing about the registration.
-                guard outcomes[index] == nil else { return }
-                if cancellation.value.isCancelled {
-                    outcomes[index] = .unchecked(Self.cancelled)
-                } else {
-                    record(failure, at: index)
-                }
+                if outcomes[index] == nil, !uncheckIfCancelled([index]) { record(failure, at: index) }
             }
         }
     }
