@@ -251,14 +251,13 @@ final class ValidationProbe: @unchecked Sendable {
     private func checkInTasks(_ indices: [Int]) {
         for index in indices {
             if Resolution.lock.withLock({ uncheckIfCancelled(indices) }) { return }
-            // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
             // The actor its value needs (its factory's, or a decorator's or action's), if any.
-            let (actor, parks) = Resolution.lock.withLock { () -> ((any Actor)?, Bool?) in
-                let item = items[index]
-                let actor = item.entry.flatMap { item.container.isolation(of: $0).actor }
-                return (actor, uncheckedPastParkLimit(index, parks: actor == nil) ? nil : actor == nil)
+            let actor = Resolution.lock.withLock {
+                items[index].entry.flatMap { items[index].container.isolation(of: $0).actor }
             }
-            guard let parks else { continue }
+            // Only a nonisolated async factory runs on the task's own threads, where a failure may park.
+            let parks = actor == nil
+            if Resolution.lock.withLock({ uncheckedPastParkLimit(index, parks: parks) }) { continue }
             let done = DispatchSemaphore(value: 0)
             let operation: @Sendable () async -> Void = {
                 await Self.blockedActor.withValue(self.blocking.actor) {
