@@ -35,6 +35,7 @@ extension DIContainer {
     }
 
     /// Runs `operation` with an isolated copy of this container plus `overrides` as ``current``.
+    /// The overrides are bound to the actor whose code wrote them, as `register { … }` binds them.
     public func withOverrides<R>(
         @RegistrationBuilder _ overrides: () -> Module, isolation: isolated (any Actor)? = #isolation,
         operation: () throws -> R
@@ -54,7 +55,6 @@ extension DIContainer {
         return try await copy.activate(isolation: isolation, operation)
     }
 
-    /// The overrides are bound to the actor whose code wrote them, as `register { … }` binds them.
     /// Lets go of a copy `withOverrides` made: its instances first, while it still exists (a `deinit`
     /// that reads a lazy wrapper resolves from it), unless something else holds the copy (a task the
     /// operation started keeps it, and its instances, bound). Inside a factory, where the lock is

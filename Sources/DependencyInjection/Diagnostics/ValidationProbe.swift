@@ -280,7 +280,11 @@ final class ValidationProbe: @unchecked Sendable {
                 cancellation.value.running = (task, done)
                 return cancellation.value.isCancelled
             }
-            if cancelledAlready { task.cancel() }
+            // Cancelled since the loop's check, before `cancel()` could see this task: stop waiting, as it would.
+            if cancelledAlready {
+                task.cancel()
+                done.signal()
+            }
             let timedOut = done.wait(timeout: deadline) == .timedOut
             let cancelled = Resolution.lock.withLock {
                 cancellation.value.running = nil
