@@ -199,13 +199,12 @@ extension DIContainer {
             problems.append(
                 ResolutionError(reason: reason, key: entry.key).with {
                     $0.conflictActor = isAsyncOnly ? nil : isolation.actorName ?? "MainActor"
-                    $0.conflictRequest = key.request
+                    $0.conflictKey = key
                     // Only through an alias of a main-actor Shared: the fix is to make it as the alias.
                     guard their.spec.lifetime == .shared, isolation.isMainActor,
                         let implementation = their.servedThrough(as: key)
                     else { return }
-                    ($0.conflictAlias, $0.servedThrough, $0.servedLifetime) =
-                        (key.typeName, implementation, their.spec.writtenLifetime)
+                    ($0.servedThrough, $0.servedLifetime) = (implementation, their.spec.writtenLifetime)
                 })
         }
         return problems.map { .init(registration: entry.key.displayName, error: $0) }

@@ -92,12 +92,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var servedThrough: String?
         /// With `servedThrough`: the registration's lifetime as written (`Shared`, `New`, `Scoped(.session)`).
         var servedLifetime = "Shared"
-        /// For an isolation conflict through an `as:` alias: the alias the registration asks for.
-        var conflictAlias: String?
+        /// For an isolation conflict: the dependency, as the registration asks for it (through an
+        /// `as:` alias when `servedThrough` is set).
+        var conflictKey: Key?
         /// For an isolation conflict: the dependency's actor; `nil` for a nonisolated async factory's.
         var conflictActor: String? = "MainActor"
-        /// For an isolation conflict with a nonisolated async factory's service: how to ask for it.
-        var conflictRequest = ""
         /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
         /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
@@ -252,6 +251,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         let actor = details.conflictActor ?? "MainActor"
         return actor == "MainActor" ? "Shared { @MainActor resolve in … }" : "Shared { @\(actor) resolve async in … }"
     }
+
+    /// For an isolation conflict through an `as:` alias: the alias the registration asks for.
+    private var conflictAlias: String { details.conflictKey?.typeName ?? "" }
 
     /// "is made by a @MainActor factory", or what main-actor code its value goes through.
     private var madeOnMainActor: String {
@@ -412,14 +414,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .lifetimeMismatch:
             "give the dependency a lifetime at least as long, make the registration as short-lived, "
                 + "or resolve the dependency where it is used instead of keeping it."
-        case .isolationConflict where details.conflictAlias != nil:
-            "make the dependency's factory return it as '\(details.conflictAlias ?? "")', e.g. "
-                + "\(details.servedLifetime) { @MainActor in \(details.servedThrough ?? "")() as \(details.conflictAlias ?? "") } "
+        case .isolationConflict where details.servedThrough != nil:
+            "make the dependency's factory return it as '\(conflictAlias)', e.g. "
+                + "\(details.servedLifetime) { @MainActor in \(details.servedThrough ?? "")() as \(conflictAlias) } "
                 + "(prepare() makes it; a Sendable value made as that type is handed out anywhere), isolate the registration's "
                 + "factory to the dependency's actor (\(isolatedForm)), or resolve it with try await resolveAsync."
         case .isolationConflict where details.conflictActor == nil:
             "make the dependency a Shared (prepare() makes it), or make the registration's factory async and "
-                + "await the dependency there: Shared { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictRequest)) }."
+                + "await the dependency there: Shared { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictKey?.request ?? "")) }."
         case .isolationConflict:
             "isolate the registration's factory to the dependency's actor (\(isolatedForm)), make "
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
