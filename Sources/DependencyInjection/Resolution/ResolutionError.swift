@@ -288,8 +288,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         steps.isEmpty ? self : with { $0.path = steps + path }
     }
 
+    /// What else is registered, for a missing registration (no other error keeps any of it).
     private var detailLines: [String] {
-        guard reason == .missingRegistration else { return [] }
         /// `items`, each between `quote`s, separated by commas; `nil` for none.
         func listing(_ items: [String], _ quote: String) -> String? {
             items.isEmpty ? nil : items.map { quote + $0 + quote }.joined(separator: ", ")
