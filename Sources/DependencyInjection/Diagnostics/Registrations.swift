@@ -10,7 +10,6 @@ public struct Registrations: RandomAccessCollection, Sendable, CustomStringConve
     public subscript(position: Int) -> RegistrationInfo { elements[position] }
 
     public var description: String {
-        guard !elements.isEmpty else { return "No registrations." }
-        return elements.map(\.description).joined(separator: "\n")
+        elements.isEmpty ? "No registrations." : elements.map(\.description).joined(separator: "\n")
     }
 }
