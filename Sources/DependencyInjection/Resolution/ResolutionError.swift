@@ -171,8 +171,6 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     // Names are quoted and escaped as Swift literals (a newline or a quote stays on one line).
     private var subject: String { "'\(typeName)'" + (name.map { " (name: \($0.debugDescription))" } ?? "") }
     private var named: String { name.map { ".named(\($0.debugDescription))" } ?? "" }
-    /// What a `resolve` call that asks again needs: `Router.self` or `Store.self, name: "cache"`.
-    private var request: String { details.key.request }
 
     private var headline: String {
         switch reason {
@@ -351,14 +349,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .argumentMismatch where details.isEager:
             "remove .eager() (the register call has no arguments to give it), or register a factory that takes none."
         case .argumentMismatch("no arguments", _):
-            "resolve it without arguments: DIContainer.resolve(\(request))."
+            "resolve it without arguments: DIContainer.resolve(\(key.request))."
         case .argumentMismatch where details.existentialArgument != nil:
             details.existentialArgument.map {
                 "pass the argument as the registered existential type: "
-                    + "\(details.containerSpelling).resolve(\(request)) { \($0.given)() as any \($0.expected) }."
+                    + "\(details.containerSpelling).resolve(\(key.request)) { \($0.given)() as any \($0.expected) }."
             } ?? ""
         case .argumentMismatch(let expected, let received):
-            "pass arguments of the registered types \(expected): DIContainer.resolve(\(request)) { … }."
+            "pass arguments of the registered types \(expected): DIContainer.resolve(\(key.request)) { … }."
                 + (received == "no arguments"
                     ? " An arguments closure that returns a labelled tuple, { (id: …, count: …) }, returns nothing "
                         + "(Swift warns that the tuple is unused): drop the labels." : "")
@@ -386,7 +384,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "make the factory of '\(path[path.count - 2])' @MainActor too."
         case .mainActorRequired:
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
-                + "try await DIContainer.resolveAsync(\(request)), or register a factory that is not @MainActor."
+                + "try await DIContainer.resolveAsync(\(key.request)), or register a factory that is not @MainActor."
         case .notSendable(let actor):
             "resolve it on \(actor), make '\(typeName)' Sendable, or register it in nonisolated code "
                 + "(e.g. a nonisolated function), so that it is not bound to \(actor)."
@@ -396,11 +394,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "register, reset or release instances before or after resolving, not inside a factory, "
                 + "onResolve or an initializer it runs."
         case .notYetMade where !details.isMadeByPrepare:
-            "await it: resolve it with try await DIContainer.resolveAsync(\(request)) (prepare() makes only "
+            "await it: resolve it with try await DIContainer.resolveAsync(\(key.request)) (prepare() makes only "
                 + "Shared services), or register it as Shared and call try await DIContainer.prepare() at startup."
         case .notYetMade:
             "await it first: call try await DIContainer.prepare() at startup, or resolve it with "
-                + "try await DIContainer.resolveAsync(\(request))."
+                + "try await DIContainer.resolveAsync(\(key.request))."
         // An async closure without parameters is taken as a value: the async forms take the resolver.
         case .functionRegistered where typeName.contains(") async"):
             "take the resolver, as an async factory does: Shared { _ async throws in … }."
