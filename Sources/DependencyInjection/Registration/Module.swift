@@ -30,7 +30,7 @@ public struct Module: @unchecked Sendable {
     @usableFromInline
     init(entry: Entry, isSendable: Bool) { (self.entry, self.isSendable) = (entry, isSendable) }
 
-    init(decorators: [Decorator] = [], lines: [Module] = []) { (self.decorators, self.lines) = (decorators, lines) }
+    init(decorators: [Decorator] = []) { self.decorators = decorators }
 
     /// How deep its blocks nest: 0 without lines, at most 16 (see ``init(joining:)``).
     var depth = 0
@@ -40,11 +40,10 @@ public struct Module: @unchecked Sendable {
     /// a component that is a block itself gives its lines instead, so that taking the entries of a
     /// module, binding it or releasing it never recurses deeper than that.
     init(joining components: [Module]) {
-        var lines = components
+        lines = components
         if components.contains(where: { $0.depth >= 16 }) {
             lines = components.flatMap { $0.entry == nil && $0.decorators.isEmpty ? $0.lines : [$0] }
         }
-        self.init(lines: lines)
         depth = 1 + lines.reduce(0) { max($0, $1.depth) }
     }
 
