@@ -54,7 +54,7 @@ public struct MutableLazyInject<Value> {
         set {
             // Copy on write: copies of the enclosing value stay independent.
             if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            storage.value = newValue
+            storage.store(newValue)
         }
     }
 
@@ -83,7 +83,7 @@ public struct LazyInjection<Value> {
     ///
     /// Copies of a ``MutableLazyInject`` that share their value (copies made before its first
     /// access, or after a value was set) are reset together; setting a value gives a copy its own.
-    public func reset() { storage.reset() }
+    public func reset() { storage.store(nil) }
 }
 
 extension LazyInjection: Sendable where Value: Sendable {}
@@ -120,24 +120,18 @@ final class LazyStorage<Value>: @unchecked Sendable {
     }
 
     var value: Value {
-        get {
-            do {
-                // A failure traps: a validate() check blocking the main actor waits for it, as `resolve()` does.
-                return try MainActorHop.resolving(trapsOnFailure: true) { () throws(ResolutionError) in
-                    try Resolution.lock.withLock { () throws(ResolutionError) in
-                        Resolution.noteCallSite(file, line)
-                        // A value resolved already opens no resolution, which would clear the call site.
-                        defer { Resolution.forgetCallSite() }
-                        return try resolvedOnce()
-                    }
+        do {
+            // A failure traps: a validate() check blocking the main actor waits for it, as `resolve()` does.
+            return try MainActorHop.resolving(trapsOnFailure: true) { () throws(ResolutionError) in
+                try Resolution.lock.withLock { () throws(ResolutionError) in
+                    Resolution.noteCallSite(file, line)
+                    // A value resolved already opens no resolution, which would clear the call site.
+                    defer { Resolution.forgetCallSite() }
+                    return try resolvedOnce()
                 }
-            } catch {
-                DIContainer.fail(error, file: file, line: line)
             }
-        }
-        set {
-            // The value it replaces is released after the lock: its `deinit` may resolve.
-            Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(exchange(&resolved, with: newValue)) }
+        } catch {
+            DIContainer.fail(error, file: file, line: line)
         }
     }
 
@@ -157,8 +151,9 @@ final class LazyStorage<Value>: @unchecked Sendable {
 
     var current: Value? { Resolution.lock.withLock { resolved } }
 
-    func reset() {
-        // Released after the lock: its `deinit` may resolve.
-        Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(resolved.take()) }
+    /// Sets the value, or forgets it (`nil`), so that the next access resolves again.
+    func store(_ newValue: Value?) {
+        // The value it replaces is released after the lock: its `deinit` may resolve.
+        Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(exchange(&resolved, with: newValue)) }
     }
 }
