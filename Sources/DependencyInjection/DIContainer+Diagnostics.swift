@@ -200,6 +200,8 @@ extension DIContainer {
                 ResolutionError(reason: reason, key: entry.key).with {
                     $0.conflictActor = isAsyncOnly ? nil : isolation.actorName ?? "MainActor"
                     $0.conflictKey = key
+                    // The fix makes the registration's factory async: as written, with its lifetime.
+                    $0.servedLifetime = mine.writtenLifetime
                     // Only through an alias of a main-actor Shared: the fix is to make it as the alias.
                     guard their.spec.lifetime == .shared, isolation.isMainActor,
                         let implementation = their.servedThrough(as: key)

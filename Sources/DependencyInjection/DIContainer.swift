@@ -183,9 +183,12 @@ public final class DIContainer: @unchecked Sendable {
         let (container, missing) = Resolution.lock.withLock { () -> (DIContainer, ResolutionError?) in
             let container = currentLocked
             guard container.registry.value.isValidationCopy, Resolution.state.frames.last?.step != nil,
-                container.lookup(key) == nil, !(T.self is any OptionalResolvable.Type)
+                !(T.self is any OptionalResolvable.Type)
             else { return (container, nil) }
-            return (container, container.missing(key))
+            guard let entry = container.lookup(key)?.1.entry else { return (container, container.missing(key)) }
+            // A `New` or `Graph` that takes arguments is never made without them (a kept instance may be handed out).
+            guard entry.state.madeWithArguments != nil else { return (container, nil) }
+            return (container, container.argumentMismatch(entry, given: Void.self, requested: key))
         }
         if let missing { deferToValidation(missing, file: file, line: line) }
         return container

@@ -22,7 +22,11 @@ struct Key: Hashable, Sendable {
     var typeName: String { TypeName.of(type) }
 
     /// What a `resolve` call that asks for it needs: `Router.self` or `Store.self, name: "cache"`.
-    var request: String { "\(typeName).self" + (name.map { ", name: \($0.debugDescription)" } ?? "") }
+    var request: String {
+        // `(Reader & Writer).self`, `(any Catalog<Int>).self`: a type of more than one word is parenthesized.
+        let type = typeName.contains(" ") ? "(\(typeName))" : typeName
+        return "\(type).self" + (name.map { ", name: \($0.debugDescription)" } ?? "")
+    }
 
     /// `Router` or `Router (name: "primary")`.
     var displayName: String {
@@ -34,5 +38,12 @@ struct Key: Hashable, Sendable {
 enum TypeName {
     /// `String(describing:)` names a type as written in source (`Router`, `Optional<Router>`),
     /// without the module prefix that `String(reflecting:)` adds.
-    static func of(_ type: any Any.Type) -> String { String(describing: type) }
+    static func of(_ type: any Any.Type) -> String {
+        var name = String(describing: type)
+        // `any Catalog<Int>` is described as `any Catalog<Self.Catalog.Item == Int>`.
+        while name.contains("="), let start = name.indices.first(where: { name[$0...].hasPrefix("Self.") }),
+            let end = name[start...].indices.first(where: { name[$0...].hasPrefix(" == ") })
+        { name.removeSubrange(start..<name.index(end, offsetBy: 4)) }
+        return name
+    }
 }

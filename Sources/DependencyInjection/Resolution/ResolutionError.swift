@@ -90,7 +90,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var mainActorCode: String?
         /// For a main-actor service asked for through an `as:` alias: the type its factory makes.
         var servedThrough: String?
-        /// With `servedThrough`: the registration's lifetime as written (`Shared`, `New`, `Scoped(.session)`).
+        /// The lifetime as written (`Shared`, `New`, `Scoped(.session)`) of the registration a fix rewrites:
+        /// with `servedThrough`, the dependency's; for an async factory's isolation conflict, the registration's own.
         var servedLifetime = "Shared"
         /// For an isolation conflict: the dependency, as the registration asks for it (through an
         /// `as:` alias when `servedThrough` is set).
@@ -102,6 +103,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var asksForMainActor = false
         /// A registered name close to the requested one (a typo).
         var similarName: String?
+        /// A name was asked for, and the type is registered without one.
+        var isRegisteredUnnamed = false
         /// A conforming value type registered as itself (`Shared { Circle() }` where `any Shape` is needed).
         var conformingValueType: String?
         /// A concrete argument given for an existential parameter: `Circle` for `any Shape`.
@@ -323,6 +326,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .missingRegistration:
             if let similarName = details.similarName {
                 "ask for the registered name: \(details.containerSpelling).resolve(\(typeName).self, name: \(similarName.debugDescription))."
+            } else if details.isRegisteredUnnamed {
+                "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(typeName).self)."
             } else if Conformance.isFunction(details.key.type) {
                 "register the service this function would make, and ask for a factory of it instead: "
                     + "\(details.containerSpelling).factory(Detail.self, arguments: String.self) (a function type is never registered)."
@@ -419,7 +424,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "factory to the dependency's actor (\(isolatedForm)), or resolve it with try await resolveAsync."
         case .isolationConflict where details.conflictActor == nil:
             "make the dependency a Shared (prepare() makes it), or make the registration's factory async and "
-                + "await the dependency there: Shared { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictKey?.request ?? "")) }."
+                + "await the dependency there: \(details.servedLifetime) { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictKey?.request ?? "")) }."
         case .isolationConflict:
             "isolate the registration's factory to the dependency's actor (\(isolatedForm)), make "
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
@@ -499,7 +504,8 @@ extension DIContainer {
                 similarTypes: similar, registeredNames: Set(names).sorted(),
                 containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent,
                 similarName: key.name.flatMap { Self.closest(to: $0, in: names) },
-                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.of)))
+                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.of))
+        ).with { $0.isRegisteredUnnamed = key.name != nil && slots.contains { $0.key == Key(key.type, name: nil) } }
     }
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.

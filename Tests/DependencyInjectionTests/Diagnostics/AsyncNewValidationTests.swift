@@ -4,6 +4,12 @@ import Testing
 private struct Tenant: Sendable { let name: String }
 private final class TenantGate: Sendable { init(tenant: Tenant) {} }
 
+private protocol Reader: Sendable {}
+private protocol Writer: Sendable {}
+private final class FileStore: Reader, Writer, Sendable {}
+private final class Indexer {}
+private final class SessionGate { init(tenant: Tenant) {} }
+
 @Suite(.timeLimit(.minutes(1))) struct AsyncNewValidationTests {
     // A synchronous factory that needs an async `New` can never be resolved, not even after
     // prepare() (which makes only Shared services), nor through resolveAsync of the outer one;
@@ -53,5 +59,36 @@ private struct AdviceSettings: Sendable {}
         let report = box.validate()
         let unchecked = try #require(report.unchecked.first, "\(report)")
         #expect(unchecked.reason.contains("await Task { await DIContainer.validate() }.value"), "\(report)")
+    }
+
+    // The fix keeps the registration's lifetime: a `Scoped` service rewritten as a `Shared` one
+    // would be kept for the app's whole life.
+    @Test func theFixKeepsTheRegistrationsLifetime() async {
+        let box = DIContainer()
+        box.register {
+            New { _ async in Tenant(name: "t") }
+            Scoped(.session) { (resolve: Resolver) in SessionGate(tenant: resolve()) }
+        }
+        let report = await box.validate()
+        #expect(
+            "\(report)".contains(
+                "Scoped(.session) { _ async throws in … try await DIContainer.resolveAsync(Tenant.self) }"),
+            "\(report)")
+    }
+
+    // The fix's request compiles for a protocol composition: `(Reader & Writer).self`.
+    @Test func theFixsRequestOfACompositionCompiles() async throws {
+        let box = DIContainer()
+        box.register {
+            New { _ async in FileStore() as any Reader & Writer }
+            Shared { (resolve: Resolver) throws -> Indexer in
+                _ = try resolve.tryResolve((any Reader & Writer).self)
+                return Indexer()
+            }
+        }
+        let report = await box.validate()
+        #expect("\(report)".contains("resolveAsync((Reader & Writer).self)"), "\(report)")
+        // As written in the fix, it compiles (and finds the service).
+        #expect(try await box.resolveAsync((Reader & Writer).self) is FileStore)
     }
 }

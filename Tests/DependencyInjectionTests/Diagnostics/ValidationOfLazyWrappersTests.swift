@@ -32,6 +32,12 @@ private final class Pong {
     init() {}
 }
 
+private final class ArgumentsEngine {}
+private final class ArgumentsBanner {
+    @LazyInject var engine: ArgumentsEngine
+    init() {}
+}
+
 @Suite(.timeLimit(.minutes(1))) struct ValidationOfLazyWrappersTests {
     @Test @MainActor func aLazyInjectWhoseDependencyIsMissingIsAProblem() async {
         let box = DIContainer()
@@ -85,5 +91,19 @@ private final class Pong {
         #expect(report.isValid, "\(report)")
         // (Not read here: a `Ping` whose `pong` was read holds a cycle, which would leak.)
         #expect(!box.resolve(Ping.self).$pong.isResolved)
+    }
+
+    // Its only registration takes arguments: the wrapper's first read, which passes none, fails
+    // every time.
+    @Test func aDependencyThatNeedsArgumentsIsAProblem() {
+        let box = DIContainer()
+        box.register {
+            New { (_: Resolver, id: String) in ArgumentsEngine() }
+            New(ArgumentsBanner.init)
+        }
+        // What the first read does (it traps with this error).
+        #expect(throws: ResolutionError.self) { try box.tryResolve(ArgumentsEngine.self) }
+        let report = box.validate()
+        #expect(report.problems.map(\.registration) == ["ArgumentsBanner"], "\(report)")
     }
 }

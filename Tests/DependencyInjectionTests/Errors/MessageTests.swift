@@ -7,6 +7,9 @@ import Testing
 
 // Not private: the runtime cannot tell a type's conformance to a private protocol from its name.
 protocol MessagesShape {}
+private protocol MessagesCatalog<Item>: Sendable { associatedtype Item }
+private final class MessagesIntCatalog: MessagesCatalog, Sendable { typealias Item = Int }
+
 struct MessagesCircle: MessagesShape {}
 private final class Canvas { init(shape: any MessagesShape) {} }
 private final class Repository {}
@@ -329,5 +332,16 @@ private final class WrappingPort: WrappedPort {
         }
         let error = #expect(throws: ResolutionError.self) { try named.tryResolve(WrappedPort.self, name: "a") }
         #expect(error?.description.contains("Decorate(WrappedPort.self)") == true, "\(String(describing: error))")
+    }
+
+    // A parameterized protocol is named as written, and asked for in a form that compiles.
+    @Test func aParameterizedProtocolIsNamedAsWritten() throws {
+        let box = DIContainer()
+        box.register { New { (_: Resolver, id: String) in MessagesIntCatalog() as any MessagesCatalog<Int> } }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve((any MessagesCatalog<Int>).self) }
+        #expect(error.description.contains("Wrong arguments for 'any MessagesCatalog<Int>'"), "\(error)")
+        #expect(error.description.contains("DIContainer.resolve((any MessagesCatalog<Int>).self) { … }"), "\(error)")
+        // As written in the message, it compiles.
+        _ = try box.tryResolve((any MessagesCatalog<Int>).self) { "42" }
     }
 }

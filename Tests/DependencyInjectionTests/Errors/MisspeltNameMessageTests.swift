@@ -8,6 +8,9 @@ private protocol Shelf {}
 private final class WoodShelf: Shelf {}
 private final class BookShelf {}  // not a Shelf
 
+private protocol Cupboard {}
+private final class WoodCupboard: Cupboard {}
+
 @Suite struct MisspeltNameMessageTests {
     @Test func aMisspeltNameSuggestsNoOtherType() throws {
         let box = DIContainer()
@@ -18,5 +21,16 @@ private final class BookShelf {}  // not a Shelf
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Shelf.self, name: "primary") }
         #expect(error.description.contains("Did you mean: \"primery\"?"), "\(error)")
         #expect(!error.description.contains("BookShelf"), "\(error)")
+    }
+
+    // Registered without a name: the message says to ask for it without one.
+    @Test func aNameAskedOfAnUnnamedRegistrationSaysItIsUnnamed() throws {
+        let box = DIContainer()
+        box.register { Shared(WoodCupboard() as Cupboard) }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Cupboard.self, name: "primary") }
+        #expect(
+            error.description.contains(
+                "ask for it without a name, as it is registered: container.resolve(Cupboard.self)."),
+            "\(error)")
     }
 }
