@@ -183,17 +183,20 @@ extension DIContainer {
         }
         follow(entry, in: self, through: [])
         var problems = reasons.map { ResolutionError(reason: $0, key: entry.key) }
-        let runsAnywhere = mine.factory.isolation.actor == nil && !mine.factory.isAsync
-        for key in entry.state.dependencies where runsAnywhere {
+        let runsAnywhere = mine.factory.isolation.actor == nil
+        for key in entry.state.dependencies where !mine.factory.isAsync {
             guard let their = lookup(key)?.1.entry else { continue }
-            // Off its actor, an actor's service is only ever a Shared one prepare() made (and, for the
-            // main actor, Sendable as it is asked for: not through an alias, as at run time).
-            // An async factory's service too: a synchronous factory gets only a Shared one, once made.
+            // A synchronous factory, on any actor, gets an async factory's service only as a Shared
+            // one prepare() made. Off its actor, an actor's service is only ever a Shared one prepare()
+            // made too (and, for the main actor, Sendable as it is asked for: not through an alias).
             let isolation = their.spec.factory.isolation
-            let isAsyncOnly = their.spec.factory.isAsync && isolation.actor == nil
-            guard isolation.actor != nil || isAsyncOnly,
-                their.spec.lifetime != .shared || (isolation.isMainActor && !their.isSendable(as: key))
-            else { continue }
+            let isAsyncOnly =
+                their.spec.factory.isAsync && their.spec.lifetime != .shared
+                && (isolation.actor == nil || !runsAnywhere)
+            let isOffItsActor =
+                runsAnywhere && isolation.actor != nil
+                && (their.spec.lifetime != .shared || (isolation.isMainActor && !their.isSendable(as: key)))
+            guard isAsyncOnly || isOffItsActor else { continue }
             let reason = ResolutionError.Reason.isolationConflict(
                 registration: mine.summary, dependency: their.spec.summary)
             problems.append(

@@ -9,6 +9,7 @@ private protocol Writer: Sendable {}
 private final class FileStore: Reader, Writer, Sendable {}
 private final class Indexer {}
 private final class SessionGate { init(tenant: Tenant) {} }
+@MainActor private final class MainActorGate { init(tenant: Tenant) {} }
 
 @Suite(.timeLimit(.minutes(1))) struct AsyncNewValidationTests {
     // A synchronous factory that needs an async `New` can never be resolved, not even after
@@ -31,6 +32,23 @@ private final class SessionGate { init(tenant: Tenant) {} }
         #expect(
             problem.error.description.contains(
                 "Shared { _ async throws in … try await DIContainer.resolveAsync(Tenant.self) }"), "\(report)")
+    }
+
+    // The same on the main actor: a synchronous main-actor factory cannot await the async `New` either
+    // (written in main-actor code, the `New`'s factory is main-actor code too).
+    @Test @MainActor func aMainActorServiceNeedingAnAsyncNewIsAProblem() async throws {
+        let box = DIContainer()
+        box.register {
+            New { _ async in Tenant(name: "t") }
+            Shared { @MainActor (resolve: Resolver) throws in MainActorGate(tenant: try resolve.tryResolve()) }
+        }
+        await #expect(throws: ResolutionError.self) { try await box.prepare() }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(MainActorGate.self) }
+        await #expect(throws: ResolutionError.self) { try await box.resolveAsync(MainActorGate.self) }
+        let report = await box.validate()
+        let problem = try #require(report.problems.first, "\(report)")
+        #expect(report.problems.count == 1 && problem.registration == "MainActorGate", "\(report)")
+        if case .isolationConflict = problem.error.reason {} else { Issue.record("\(report)") }
     }
 
     // The suggested fix, as written, resolves and validates.
