@@ -176,19 +176,21 @@ public final class DIContainer: @unchecked Sendable {
     }
 
     /// ``current``, for a `@LazyInject` made now. While `validate()` makes the wrapper's owner (in a
-    /// synchronous factory), a dependency registered nowhere, which would trap on first read, is
-    /// recorded as an `@Inject`'s failure is (``deferToValidation(_:file:line:)``); nothing is resolved.
+    /// factory of its copy, synchronous or async), a dependency registered nowhere, which would trap
+    /// on first read, is recorded as an `@Inject`'s failure is (``deferToValidation(_:file:line:)``);
+    /// nothing is resolved.
     static func currentForLazy<T>(_: T.Type, name: String?, file: StaticString, line: UInt) -> DIContainer {
         let key = Key(T.self, name: name)
         let (container, missing) = Resolution.lock.withLock { () -> (DIContainer, ResolutionError?) in
             let container = currentLocked
-            guard container.registry.value.isValidationCopy, Resolution.state.frames.last?.step != nil,
-                !(T.self is any OptionalResolvable.Type)
+            // The container whose factory runs now (an async run's owner is alive while it runs).
+            let maker = Resolution.state.frames.last?.step != nil ? container : AsyncMaking.running?.owner.weakContainer
+            guard let maker, maker.registry.value.isValidationCopy, !(T.self is any OptionalResolvable.Type)
             else { return (container, nil) }
-            guard let entry = container.lookup(key)?.1.entry else { return (container, container.missing(key)) }
+            guard let entry = maker.lookup(key)?.1.entry else { return (container, maker.missing(key)) }
             // A `New` or `Graph` that takes arguments is never made without them (a kept instance may be handed out).
             guard entry.state.madeWithArguments != nil else { return (container, nil) }
-            return (container, container.argumentMismatch(entry, given: Void.self, requested: key))
+            return (container, maker.argumentMismatch(entry, given: Void.self, requested: key))
         }
         if let missing { deferToValidation(missing, file: file, line: line) }
         return container

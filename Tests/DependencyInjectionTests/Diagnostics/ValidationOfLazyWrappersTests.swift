@@ -38,6 +38,16 @@ private final class ArgumentsBanner {
     init() {}
 }
 
+@globalActor private actor LazyActor { static let shared = LazyActor() }
+@LazyActor private final class ActorBanner {
+    @LazyInject var engine: LazyEngine
+    init() {}
+}
+private final class AsyncBanner: @unchecked Sendable {  // (made once, read by nobody else)
+    @LazyInject var engine: LazyEngine
+    init() {}
+}
+
 @Suite(.timeLimit(.minutes(1))) struct ValidationOfLazyWrappersTests {
     @Test @MainActor func aLazyInjectWhoseDependencyIsMissingIsAProblem() async {
         let box = DIContainer()
@@ -105,5 +115,16 @@ private final class ArgumentsBanner {
         #expect(throws: ResolutionError.self) { try box.tryResolve(ArgumentsEngine.self) }
         let report = box.validate()
         #expect(report.problems.map(\.registration) == ["ArgumentsBanner"], "\(report)")
+    }
+
+    // Made by a global actor's factory or an async one: checked as in a synchronous factory.
+    @Test func aLazyInjectMadeByAnActorsOrAnAsyncFactoryIsChecked() async {
+        let box = DIContainer()
+        box.register {
+            Shared { @LazyActor in ActorBanner() }
+            Shared { _ async in AsyncBanner() }
+        }
+        let report = await box.validate()
+        #expect(Set(report.problems.map(\.registration)) == ["ActorBanner", "AsyncBanner"], "\(report)")
     }
 }
