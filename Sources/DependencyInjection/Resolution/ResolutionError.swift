@@ -115,6 +115,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var thrower = Thrower.factory
         /// A cycle through an async factory, which no `onResolve` action can break.
         var isAsyncCycle = false
+        /// A cycle reaching a `New` registration with `onResolve` actions: an action's resolve makes a new one.
+        var isNewWithActions = false
         /// For an argument mismatch: an `eager()` registration, which its register call makes without arguments.
         var isEager = false
         /// For a service not made yet, or a main-actor one: whether `prepare()` makes it (a `Shared` one).
@@ -348,6 +350,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "to wrap a \(typeName) made elsewhere, do not register the wrapper as \(typeName): wrap it with "
                 + "Decorate(\(typeName).self) { wrapped, resolve in … } (see Decorate); otherwise, let it get "
                 + "what it needs after creation, in an onResolve action."
+        case .dependencyCycle where details.isNewWithActions:
+            "register \(subject) as Graph or Shared, not New, if the cycle runs through its onResolve action: "
+                + "what the action resolves gets a new one (whose action runs again), not the one it completes."
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
@@ -514,6 +519,7 @@ extension DIContainer {
         let start = frames.lastIndex { $0.entry === entry } ?? 0
         let cycle = frames[start...].compactMap { $0.step == nil ? nil : $0.requested.displayName }
         return error(.dependencyCycle(cycle: cycle + [requested.displayName]), for: requested)
+            .with { $0.isNewWithActions = entry.spec.lifetime == .new && !entry.spec.onResolve.isEmpty }
     }
 
     /// The name in `names` a typo of `name` would be (at most a third of its characters changed), if any.

@@ -344,4 +344,30 @@ private final class WrappingPort: WrappedPort {
         // As written in the message, it compiles.
         _ = try box.tryResolve((any MessagesCatalog<Int>).self) { "42" }
     }
+
+    /// Swinject's `.initCompleted` mapped to `onResolve` on a `New` (its default scope is graph): the
+    /// action's resolve makes a new parent, whose action runs again. The usual hint ("let one side get
+    /// the other after creation, e.g. … onResolve") is what the user did; the fix is the lifetime.
+    @Test func aCycleThroughTheOnResolveOfANewSaysToShareIt() throws {
+        let box = DIContainer()
+        box.register {
+            New(MessagesNode.init).onResolve { node, resolve in node.leaf = try resolve.tryResolve() }
+            New { resolve in try MessagesLeaf(node: resolve.tryResolve()) }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(MessagesNode.self) }
+        #expect(error.description.contains("'MessagesNode' as Graph or Shared, not New"), "\(error)")
+        // As the message says, it works.
+        box.register { Graph(MessagesNode.init).onResolve { node, resolve in node.leaf = try resolve.tryResolve() } }
+        let node = try box.tryResolve(MessagesNode.self)
+        #expect(node.leaf?.node === node)
+    }
+}
+
+private final class MessagesNode {
+    var leaf: MessagesLeaf?
+    init() {}
+}
+private final class MessagesLeaf {
+    weak var node: MessagesNode?
+    init(node: MessagesNode) { self.node = node }
 }
