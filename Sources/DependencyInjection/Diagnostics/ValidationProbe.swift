@@ -172,7 +172,14 @@ final class ValidationProbe: @unchecked Sendable {
         Resolution.lock.withLock { uncheckWhatNeedsTheUnchecked(specs) }
         var run = runs
         while let ending = run { (run, _) = (ending.outer, ending.end()) }
-        return Resolution.lock.withLock { outcomes }
+        // What the checks made goes here, on the caller's thread: a probe thread or task may still hold
+        // this probe (and the copy) a moment after it signalled.
+        for container in copy.lineage { container.releaseInstances() }
+        return Resolution.lock.withLock {
+            Resolution.lock.releaseAfterUnlock(values)
+            values = []
+            return outcomes
+        }
     }
 
     /// Resolves each slot of registration `index` in the copy (its factory runs once: the copy keeps

@@ -1,0 +1,34 @@
+import DependencyInjection
+import Testing
+
+/// Counts its live instances.
+private final class ValidatedThing: Sendable {
+    static let live = Locked(0)
+    init() { Self.live.withLock { $0 += 1 } }
+    deinit { Self.live.withLock { $0 -= 1 } }
+}
+
+/// The synchronous `validate()` (in an async function, `validate()` is the async one).
+private func validatedSynchronously(_ container: DIContainer) -> ValidationReport { container.validate() }
+
+@Suite(.serialized, .timeLimit(.minutes(1))) struct ValidationKeepsNothingTests {
+    /// What `validate()`'s checks made is gone when it returns, released on the caller's thread: not
+    /// a moment later, on a probe thread or task, beside the caller's own code.
+    @Test(arguments: ["New", "Shared", "child", "async"])
+    func whatValidateMadeIsGoneWhenItReturns(form: String) async {
+        var aliveAfterReturn: [Int] = []
+        for _ in 0..<20 {
+            let parent = DIContainer()
+            let container = form == "child" ? DIContainer(parent: parent) : parent
+            switch form {
+            case "New": container.register { New(ValidatedThing.init) }
+            case "async": container.register { Shared { _ async in ValidatedThing() } }
+            default: parent.register { Shared(ValidatedThing.init) }
+            }
+            let report = form == "async" ? await container.validate() : validatedSynchronously(container)
+            #expect(report.isValid, "\(report)")
+            aliveAfterReturn.append(ValidatedThing.live.withLock { $0 })
+        }
+        #expect(aliveAfterReturn.allSatisfy { $0 == 0 }, "alive right after validate() returned: \(aliveAfterReturn)")
+    }
+}
