@@ -130,6 +130,8 @@ extension DIContainer {
             // where its probe resolved (on the main thread) it is not counted as valid either.
             let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.registration))
             problems.removeAll { conflicted.contains($0.registration) && $0.error.reason.isIsolation }
+            // Where it is not checked (a synchronous validate() blocking the actor it needs): a problem all the same.
+            unchecked.removeAll { conflicted.contains($0.registration) }
             problems += wiring
             let validCount = resolved.count { !conflicted.contains($0) }
             return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)

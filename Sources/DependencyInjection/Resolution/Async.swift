@@ -265,7 +265,9 @@ extension DIContainer {
             result = .failure((error as? ResolutionError)?.reached(through: making.requested.displayName) ?? error)
         }
         // A property wrapper of what it made failed in a `validate()` copy: the run fails with it.
-        if let failure = Resolution.lock.withLock({ making.failedInjection.take() }) { result = .failure(failure) }
+        if let failure = Resolution.lock.withLock({ making.failedInjection.take() }) {
+            result = .failure(failure.reached(through: making.requested.displayName))
+        }
         // The tasks waiting for this run look again once it is over and the lock is released.
         defer { making.finish() }
         // Cancelled (its own `CancellationError`, or a cancelled wait inside): nothing is kept, and the

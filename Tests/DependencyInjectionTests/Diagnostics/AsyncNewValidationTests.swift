@@ -51,6 +51,22 @@ private final class SessionGate { init(tenant: Tenant) {} }
         if case .isolationConflict = problem.error.reason {} else { Issue.record("\(report)") }
     }
 
+    // The synchronous form, blocking the main actor, lists the conflict once, as a problem (as every
+    // other form does), not also as not checked.
+    @Test @MainActor func theSynchronousFormListsTheConflictOnceAsAProblem() async {
+        let box = DIContainer()
+        box.register {
+            New { _ async in Tenant(name: "t") }
+            Shared(TenantGate.init)
+        }
+        let awaited = await box.validate()
+        func synchronously() -> ValidationReport { box.validate() }
+        let blocking = synchronously()
+        #expect(awaited.problems.map(\.registration) == ["TenantGate"] && awaited.unchecked.isEmpty, "\(awaited)")
+        #expect(blocking.problems.map(\.registration) == ["TenantGate"], "\(blocking)")
+        #expect(blocking.unchecked.map(\.registration) == ["Tenant"], "\(blocking)")
+    }
+
     // The suggested fix, as written, resolves and validates.
     @Test func theSuggestedFixWorks() async throws {
         let box = DIContainer()

@@ -15,6 +15,15 @@ private final class ReportBanner {
     @Inject var missing: ReportMissing
     init() {}
 }
+private final class ReportAsyncBanner: @unchecked Sendable {  // (made once, read by nobody else)
+    @Inject var missing: ReportMissing
+    init() {}
+}
+@globalActor private actor ReportActor { static let shared = ReportActor() }
+@ReportActor private final class ReportActorBanner {
+    @Inject var missing: ReportMissing
+    init() {}
+}
 extension DIScope {
     fileprivate static let reportSession = DIScope("reportSession")
 }
@@ -79,5 +88,20 @@ extension DIScope {
         #expect(text.contains("ReportRouterImpl — Shared, as ReportRouter — "), "\(text)")
         #expect(text.contains("ReportConfig (name: \"audit\") — Shared — "), "\(text)")
         #expect(text.contains("ConcreteViewModel — New, arguments (String) — "), "\(text)")
+    }
+
+    // A property wrapper's failure in what a global actor's or an async factory makes names the
+    // resolution path, as in what a synchronous factory makes.
+    @Test func aWrapperFailureInAnActorsOrAnAsyncFactoryHasItsPath() async {
+        let box = DIContainer()
+        box.register {
+            Shared { @ReportActor in ReportActorBanner() }
+            Shared { _ async in ReportAsyncBanner() }
+        }
+        let report = await box.validate()
+        #expect(
+            report.problems.map(\.error.path) == [
+                ["ReportActorBanner", "ReportMissing"], ["ReportAsyncBanner", "ReportMissing"],
+            ], "\(report)")
     }
 }
