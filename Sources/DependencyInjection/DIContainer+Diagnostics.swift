@@ -105,13 +105,13 @@ extension DIContainer {
             let probe = ValidationProbe(copy: copy, items: items, blocking: blocking, cancellation: cancellation)
             let outcomes = probe.run(probed).prefix(entries.count)
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
-            var unchecked: [ValidationReport.Unchecked] = []
+            var unchecked: [(key: Key, item: ValidationReport.Unchecked)] = []
             var resolved: [String] = []
             for (entry, outcome) in zip(entries, outcomes) {
                 switch outcome {
                 case .failed(let error)?: problems.append(.init(registration: entry.key.displayName, error: error))
                 case .unchecked(let reason)?:
-                    unchecked.append(.init(registration: entry.key.displayName, reason: reason))
+                    unchecked.append((entry.key, .init(registration: entry.key.displayName, reason: reason)))
                 case .resolved?: resolved.append(entry.key.displayName)
                 case nil: break
                 }
@@ -131,10 +131,11 @@ extension DIContainer {
             let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.registration))
             problems.removeAll { conflicted.contains($0.registration) && $0.error.reason.isIsolation }
             // Where it is not checked (a synchronous validate() blocking the actor it needs): a problem all the same.
-            unchecked.removeAll { conflicted.contains($0.registration) }
+            let conflictedKeys = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.error.key))
+            unchecked.removeAll { conflictedKeys.contains($0.key) }
             problems += wiring
             let validCount = resolved.count { !conflicted.contains($0) }
-            return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
+            return ValidationReport(problems: problems, unchecked: unchecked.map(\.item), validCount: validCount)
         }
     }
 
@@ -192,8 +193,9 @@ extension DIContainer {
             // one prepare() made. Off its actor, an actor's service is only ever a Shared one prepare()
             // made too (and, for the main actor, Sendable as it is asked for: not through an alias).
             let isolation = their.spec.factory.isolation
+            // (A `Scoped` or `Weak` one may be kept already: made by `resolveAsync` in the same run, or held.)
             let isAsyncOnly =
-                their.spec.factory.isAsync && their.spec.lifetime != .shared
+                their.spec.factory.isAsync && (their.spec.lifetime == .new || their.spec.lifetime == .graph)
                 && (isolation.actor == nil || !runsAnywhere)
             let isOffItsActor =
                 runsAnywhere && isolation.actor != nil

@@ -184,7 +184,7 @@ public final class DIContainer: @unchecked Sendable {
         let (container, missing) = Resolution.lock.withLock { () -> (DIContainer, ResolutionError?) in
             let container = currentLocked
             // The container whose factory runs now (an async run's owner is alive while it runs).
-            let maker = Resolution.state.frames.last?.step != nil ? container : AsyncMaking.running?.owner.weakContainer
+            let maker = Resolution.state.frames.last?.step != nil || AsyncMaking.running != nil ? container : nil
             guard let maker, maker.registry.value.isValidationCopy, !(T.self is any OptionalResolvable.Type)
             else { return (container, nil) }
             guard let entry = maker.lookup(key)?.1.entry else { return (container, maker.missing(key)) }

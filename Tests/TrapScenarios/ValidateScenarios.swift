@@ -39,8 +39,34 @@ func validateOnMainThread<Value>(_ dependent: Shared<Value>) {
 /// What a factory kept past validate() (a mistake): its wrapper was left empty when validate() dropped it.
 nonisolated(unsafe) var keptPastValidation: NeedsMissing?
 
+final class PreparedTenant: Sendable {}
+final class TenantAuditor: @unchecked Sendable {
+    @LazyInject var tenant: PreparedTenant
+    init() {}
+    deinit { print("auditor's deinit read its tenant: \(tenant)") }
+}
+
 var validateScenarios: [String: () -> Void] {
     [
+        // What validate() made is released before it returns: a `deinit` that reads a lazy wrapper of
+        // an async Shared that prepare() made still finds it.
+        "validateReleasesWhatADeinitsLazyReadNeeds": {
+            let box = DIContainer()
+            box.register {
+                Shared { _ async in PreparedTenant() }
+                Shared { TenantAuditor() }
+            }
+            let prepared = DispatchSemaphore(value: 0)
+            Task.detached {
+                do { try await box.prepare() } catch { print("prepare() threw \(error)") }
+                prepared.signal()
+            }
+            prepared.wait()
+            let report = box.activate { box.validate() }
+            print("valid: \(report.isValid)")
+            print("did-not-trap")
+            exit(0)
+        },
         "validateThenPrepareWithPlainDependencyReadingItsMainActorInject": {
             let box = DIContainer()
             box.register {

@@ -174,12 +174,17 @@ final class ValidationProbe: @unchecked Sendable {
         while let ending = run { (run, _) = (ending.outer, ending.end()) }
         // What the checks made goes here, on the caller's thread: a probe thread or task may still hold
         // this probe (and the copy) a moment after it signalled.
-        for container in copy.lineage { container.releaseInstances() }
-        return Resolution.lock.withLock {
-            Resolution.lock.releaseAfterUnlock(values)
-            values = []
-            return outcomes
+        // What an actor or an async factory made last: a `deinit` reading a lazy wrapper finds it, as after prepare().
+        Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(exchange(&values, with: [])) }
+        for byActors in [false, true] {
+            Resolution.lock.withLock {
+                for slot in copy.lineage.flatMap(\.slots.values)
+                where (slot.entry.spec.factory.isAsync || slot.entry.spec.factory.isolation.actor != nil) == byActors {
+                    Resolution.lock.releaseAfterUnlock(slot.entry.releaseInstances())
+                }
+            }
         }
+        return Resolution.lock.withLock { outcomes }
     }
 
     /// Resolves each slot of registration `index` in the copy (its factory runs once: the copy keeps

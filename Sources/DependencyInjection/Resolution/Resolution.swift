@@ -93,6 +93,8 @@ struct ResolutionState {
     /// A top-level resolution is open on this thread: from its start until what it made is kept
     /// (its actions run) or dropped. A resolve meanwhile (a factory's, or a `deinit`'s) is part of it.
     var isResolving = false
+    /// The top-level resolution runs its queued `onResolve` actions now: the first frame is an action's.
+    var isRunningActions = false
     /// How long the factories nested in the one running now took (debug builds: see `SlowFactory`).
     var nestedFactoryTime: UInt64 = 0
 
@@ -628,6 +630,8 @@ extension DIContainer {
         // Run in place and kept until the resolution is closed (or dropped with it if one fails):
         // an action may hold the last reference to an instance.
         var next = 0
+        Resolution.state.isRunningActions = true
+        defer { Resolution.state.isRunningActions = false }
         while next < Resolution.state.pendingActions.count {
             // A copy, so that no access to the state is open while the action runs.
             let action = Resolution.state.pendingActions[next]

@@ -115,7 +115,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var thrower = Thrower.factory
         /// A cycle through an async factory, which no `onResolve` action can break.
         var isAsyncCycle = false
-        /// A cycle reaching a `New` registration with `onResolve` actions: an action's resolve makes a new one.
+        /// A cycle that an `onResolve` action of a `New` registration begins: its resolve makes a new one.
         var isNewWithActions = false
         /// For an argument mismatch: an `eager()` registration, which its register call makes without arguments.
         var isEager = false
@@ -327,9 +327,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         switch reason {
         case .missingRegistration:
             if let similarName = details.similarName {
-                "ask for the registered name: \(details.containerSpelling).resolve(\(typeName).self, name: \(similarName.debugDescription))."
+                "ask for the registered name: \(details.containerSpelling).resolve(\(Key(key.type, name: similarName).request))."
             } else if details.isRegisteredUnnamed {
-                "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(typeName).self)."
+                "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(Key(key.type, name: nil).request))."
             } else if Conformance.isFunction(details.key.type) {
                 "register the service this function would make, and ask for a factory of it instead: "
                     + "\(details.containerSpelling).factory(Detail.self, arguments: String.self) (a function type is never registered)."
@@ -351,7 +351,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "Decorate(\(typeName).self) { wrapped, resolve in … } (see Decorate); otherwise, let it get "
                 + "what it needs after creation, in an onResolve action."
         case .dependencyCycle where details.isNewWithActions:
-            "register \(subject) as Graph or Shared, not New, if the cycle runs through its onResolve action: "
+            "register \(subject) as Graph or Shared, not New: the cycle runs through its onResolve action, where "
                 + "what the action resolves gets a new one (whose action runs again), not the one it completes."
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
@@ -519,7 +519,9 @@ extension DIContainer {
         let start = frames.lastIndex { $0.entry === entry } ?? 0
         let cycle = frames[start...].compactMap { $0.step == nil ? nil : $0.requested.displayName }
         return error(.dependencyCycle(cycle: cycle + [requested.displayName]), for: requested)
-            .with { $0.isNewWithActions = entry.spec.lifetime == .new && !entry.spec.onResolve.isEmpty }
+            .with {
+                $0.isNewWithActions = entry.spec.lifetime == .new && start == 0 && Resolution.state.isRunningActions
+            }
     }
 
     /// The name in `names` a typo of `name` would be (at most a third of its characters changed), if any.

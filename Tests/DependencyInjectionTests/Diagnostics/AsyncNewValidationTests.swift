@@ -11,6 +11,11 @@ private final class Indexer {}
 private final class SessionGate { init(tenant: Tenant) {} }
 @MainActor private final class MainActorGate { init(tenant: Tenant) {} }
 
+private enum Billing { final class Service { init(tenant: Tenant) {} } }
+private enum Shipping { final class Service {} }
+@MainActor private final class RequestGate { init(tenant: Tenant) {} }
+extension DIScope { fileprivate static let asyncNewRequest = DIScope("asyncNewRequest") }
+
 @Suite(.timeLimit(.minutes(1))) struct AsyncNewValidationTests {
     // A synchronous factory that needs an async `New` can never be resolved, not even after
     // prepare() (which makes only Shared services), nor through resolveAsync of the outer one;
@@ -79,8 +84,38 @@ private final class SessionGate { init(tenant: Tenant) {} }
         let report = await box.validate()
         #expect(report.isValid, "\(report)")
     }
-}
 
+    // A registration of the same display name (a nested type of another type) that is not checked
+    // stays listed: only the conflicted registration leaves the not-checked list.
+    @Test func anUncheckedRegistrationOfTheSameNameStaysListed() async {
+        let box = DIContainer()
+        box.register {
+            New { _ async in Tenant(name: "t") }
+            Shared(Billing.Service.init)
+            New { (_: Resolver, id: String) in Shipping.Service() }
+        }
+        let report = await box.validate()
+        #expect(report.problems.count == 1 && report.unchecked.count == 1, "\(report)")
+    }
+
+    // An async `Scoped` is kept once made in a run (by `resolveAsync`): a synchronous factory of the
+    // same scope gets it there, so it is no conflict.
+    @Test @MainActor func aMainActorScopedNeedingAnAsyncScopedIsNoConflict() async throws {
+        let box = DIContainer()
+        box.register {
+            Scoped(.asyncNewRequest) { _ async in Tenant(name: "t") }
+            Scoped(.asyncNewRequest) { @MainActor (resolve: Resolver) throws in
+                RequestGate(tenant: try resolve.tryResolve())
+            }
+        }
+        let report = await box.validate()
+        try await box.withScope(.asyncNewRequest) {
+            _ = try await box.resolveAsync(Tenant.self)
+            _ = try box.tryResolve(RequestGate.self)
+        }
+        #expect(report.isValid, "\(report)")
+    }
+}
 private struct AdviceSettings: Sendable {}
 
 @Suite(.timeLimit(.minutes(1))) struct SynchronousValidateAdviceTests {

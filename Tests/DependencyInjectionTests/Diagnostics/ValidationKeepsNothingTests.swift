@@ -31,4 +31,13 @@ private func validatedSynchronously(_ container: DIContainer) -> ValidationRepor
         }
         #expect(aliveAfterReturn.allSatisfy { $0 == 0 }, "alive right after validate() returned: \(aliveAfterReturn)")
     }
+
+    /// Released while its copy still exists, an object whose `deinit` reads a lazy wrapper finds what
+    /// it needs there (an async `Shared` that `prepare()` made): nothing traps.
+    @Test func aDeinitThatReadsALazyWrapperDoesNotTrap() async throws {
+        let run = try await TrapRun.run("validateReleasesWhatADeinitsLazyReadNeeds", timeout: 30)
+        #expect(!run.trapped, "\(run.stderr)")
+        #expect(run.stdout.contains("auditor's deinit read its tenant"), "\(run.stdout)")
+        #expect(run.stdout.contains("valid: true") && run.stdout.contains("did-not-trap"), "\(run.stdout)")
+    }
 }

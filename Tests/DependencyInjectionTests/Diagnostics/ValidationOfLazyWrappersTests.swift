@@ -48,6 +48,12 @@ private final class AsyncBanner: @unchecked Sendable {  // (made once, read by n
     init() {}
 }
 
+private final class FeatureEngine: Sendable {}
+private final class FeatureBanner: @unchecked Sendable {  // (made once, read by nobody else)
+    @LazyInject var engine: FeatureEngine
+    init() {}
+}
+
 @Suite(.timeLimit(.minutes(1))) struct ValidationOfLazyWrappersTests {
     @Test @MainActor func aLazyInjectWhoseDependencyIsMissingIsAProblem() async {
         let box = DIContainer()
@@ -126,5 +132,21 @@ private final class AsyncBanner: @unchecked Sendable {  // (made once, read by n
         }
         let report = await box.validate()
         #expect(Set(report.problems.map(\.registration)) == ["ActorBanner", "AsyncBanner"], "\(report)")
+    }
+
+    // Made with another container active, the wrapper resolves from that one, where the dependency is
+    // registered: no problem, in an async factory as in a synchronous one.
+    @Test func aLazyInjectMadeWithAnotherContainerActiveIsNoProblem() async throws {
+        let feature = DIContainer()
+        feature.register { Shared { FeatureEngine() } }
+        let box = DIContainer()
+        box.register {
+            Shared { _ async in feature.activate { FeatureBanner() } }
+            New { feature.activate { FeatureBanner() } }.named("sync")
+        }
+        let report = await box.validate()
+        #expect(report.isValid, "\(report)")
+        _ = try await box.resolveAsync(FeatureBanner.self).engine
+        _ = box.resolve(FeatureBanner.self, name: "sync").engine
     }
 }

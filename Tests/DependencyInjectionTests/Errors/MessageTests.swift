@@ -306,6 +306,9 @@ private final class WrappingPort: WrappedPort {
     init(inner: any WrappedPort) { self.inner = inner }
 }
 
+private final class CycleStart { init(end: CycleEnd) {} }
+private final class CycleEnd { init(start: CycleStart) {} }
+
 @Suite struct SelfCycleMessageTests {
     /// A wrapper registered as the type it wraps needs itself: the fix names `Decorate`, the way to
     /// wrap a service, instead of an `onResolve` action between two services.
@@ -361,8 +364,20 @@ private final class WrappingPort: WrappedPort {
         let node = try box.tryResolve(MessagesNode.self)
         #expect(node.leaf?.node === node)
     }
-}
 
+    // A cycle of initializers through a `New` that also has an (unrelated) action: the usual hint, as
+    // Graph or Shared would cycle the same.
+    @Test func anInitializerCycleThroughANewWithAnActionKeepsTheUsualHint() throws {
+        let box = DIContainer()
+        box.register {
+            New(CycleStart.init).onResolve { _, _ in }
+            New(CycleEnd.init)
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(CycleStart.self) }
+        #expect(!error.description.contains("as Graph or Shared, not New"), "\(error)")
+        #expect(error.description.contains("break the cycle"), "\(error)")
+    }
+}
 private final class MessagesNode {
     var leaf: MessagesLeaf?
     init() {}

@@ -11,6 +11,10 @@ private final class BookShelf {}  // not a Shelf
 private protocol Cupboard {}
 private final class WoodCupboard: Cupboard {}
 
+private protocol Reader: Sendable {}
+private protocol Writer: Sendable {}
+private final class FileStore: Reader, Writer, Sendable {}
+
 @Suite struct MisspeltNameMessageTests {
     @Test func aMisspeltNameSuggestsNoOtherType() throws {
         let box = DIContainer()
@@ -32,5 +36,16 @@ private final class WoodCupboard: Cupboard {}
             error.description.contains(
                 "ask for it without a name, as it is registered: container.resolve(Cupboard.self)."),
             "\(error)")
+    }
+
+    // The hint's request compiles for a type of more than one word.
+    @Test func theUnnamedHintOfACompositionCompiles() throws {
+        let box = DIContainer()
+        box.register { Shared(FileStore() as any Reader & Writer) }
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryResolve((any Reader & Writer).self, name: "primary")
+        }
+        #expect(error.description.contains("container.resolve((Reader & Writer).self)."), "\(error)")
+        _ = try box.tryResolve((Reader & Writer).self)
     }
 }
