@@ -720,21 +720,22 @@ enum MainActorHop {
         // test traits), its `withScope` runs and the async factory run it is part of, if any.
         let bindings = (DIContainer.boundContainer.get(), ScopeRun.current.get(), AsyncMaking.current.get())
         // Taken out and run on the main actor, and written back, with `Resolution.lock` held; the
-        // main actor drops the closure before this thread goes on (it must not outlive the call).
-        let request = Locked<(() throws(ResolutionError) -> R)?>(attempt)
+        // main actor drops the closure and the bindings (a run, a copy and what they hold) before this
+        // thread goes on, and the result is taken out: nothing of the call outlives it on the main thread.
+        let request = Locked<(() -> Result<R, ResolutionError>)?>({
+            DIContainer.boundContainer.withValue(bindings.0) {
+                ScopeRun.current.withValue(bindings.1) {
+                    AsyncMaking.current.withValue(bindings.2) { Result { () throws(ResolutionError) in try attempt() } }
+                }
+            }
+        })
         let outcome = Locked<Result<R, ResolutionError>?>(nil)
         let finished = DispatchSemaphore(value: 0)
         @Sendable func tryOnMainActor() {
             DispatchQueue.main.async {
                 // The main thread never waits for the lock: its holder may need the main thread.
                 guard Resolution.lock.tryLock() else { return tryOnMainActor() }
-                outcome.value = DIContainer.boundContainer.withValue(bindings.0) {
-                    ScopeRun.current.withValue(bindings.1) {
-                        AsyncMaking.current.withValue(bindings.2) { [attempt = request.value.take()!] in
-                            Result { () throws(ResolutionError) in try attempt() }
-                        }
-                    }
-                }
+                outcome.value = request.value.take()!()
                 // Unlocked first: what the resolution released runs then (a strict test's report
                 // among it), before the caller goes on and its test may end.
                 Resolution.lock.unlock()
@@ -743,7 +744,7 @@ enum MainActorHop {
         }
         tryOnMainActor()
         finished.wait()
-        return Resolution.lock.withLock { outcome.value! }
+        return Resolution.lock.withLock { outcome.value.take()! }
     }
 }
 
