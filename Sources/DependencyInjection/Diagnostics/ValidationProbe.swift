@@ -173,8 +173,8 @@ final class ValidationProbe: @unchecked Sendable {
         var run = runs
         while let ending = run { (run, _) = (ending.outer, ending.end()) }
         // What the checks made goes here, on the caller's thread: a probe thread or task may still hold
-        // this probe (and the copy) a moment after it signalled.
-        // What an actor or an async factory made last: a `deinit` reading a lazy wrapper finds it, as after prepare().
+        // this probe (and the copy) a moment after it signalled. What an actor or an async factory made
+        // goes last: a `deinit` that reads a lazy wrapper (from the copy) still finds it, as after prepare().
         Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(exchange(&values, with: [])) }
         for byActors in [false, true] {
             Resolution.lock.withLock {
