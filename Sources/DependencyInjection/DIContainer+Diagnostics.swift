@@ -128,10 +128,10 @@ extension DIContainer {
             }
             // Reported once: a registration's isolation conflict is why its probe failed off the actor;
             // where its probe resolved (on the main thread) it is not counted as valid either.
-            let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.registration))
+            let conflictedKeys = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.error.key))
+            let conflicted = Set(conflictedKeys.map(\.displayName))
             problems.removeAll { conflicted.contains($0.registration) && $0.error.reason.isIsolation }
             // Where it is not checked (a synchronous validate() blocking the actor it needs): a problem all the same.
-            let conflictedKeys = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.error.key))
             unchecked.removeAll { conflictedKeys.contains($0.key) }
             problems += wiring
             let validCount = resolved.count { !conflicted.contains($0) }

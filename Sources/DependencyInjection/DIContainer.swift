@@ -183,14 +183,15 @@ public final class DIContainer: @unchecked Sendable {
         let key = Key(T.self, name: name)
         let (container, missing) = Resolution.lock.withLock { () -> (DIContainer, ResolutionError?) in
             let container = currentLocked
-            // The container whose factory runs now (an async run's owner is alive while it runs).
-            let maker = Resolution.state.frames.last?.step != nil || AsyncMaking.running != nil ? container : nil
-            guard let maker, maker.registry.value.isValidationCopy, !(T.self is any OptionalResolvable.Type)
+            // In a factory (synchronous, or an async run's) of a validation copy: the wrapper resolves
+            // from `container`, so that is where its dependency must be.
+            guard Resolution.state.frames.last?.step != nil || AsyncMaking.running != nil,
+                container.registry.value.isValidationCopy, !(T.self is any OptionalResolvable.Type)
             else { return (container, nil) }
-            guard let entry = maker.lookup(key)?.1.entry else { return (container, maker.missing(key)) }
+            guard let entry = container.lookup(key)?.1.entry else { return (container, container.missing(key)) }
             // A `New` or `Graph` that takes arguments is never made without them (a kept instance may be handed out).
             guard entry.state.madeWithArguments != nil else { return (container, nil) }
-            return (container, maker.argumentMismatch(entry, given: Void.self, requested: key))
+            return (container, container.argumentMismatch(entry, given: Void.self, requested: key))
         }
         if let missing { deferToValidation(missing, file: file, line: line) }
         return container

@@ -144,7 +144,7 @@ final class ValidationProbe: @unchecked Sendable {
                 outcomes[index] = .unchecked(
                     "it takes a resolver and does not throw, and before macOS 15 / iOS 18 a failure in an async "
                         + "factory has no thread of validate()'s own to park (\(place)); " + Self.fix)
-            } else if factory.isAsync || factory.isolation.actor != nil {
+            } else if factory.isAwaited {
                 onActors.append(index)
             } else {
                 if factory.canUnwind { late.append(index) } else { early.append(index) }
@@ -176,10 +176,9 @@ final class ValidationProbe: @unchecked Sendable {
         // this probe (and the copy) a moment after it signalled. What an actor or an async factory made
         // goes last: a `deinit` that reads a lazy wrapper (from the copy) still finds it, as after prepare().
         Resolution.lock.withLock { Resolution.lock.releaseAfterUnlock(exchange(&values, with: [])) }
-        for byActors in [false, true] {
+        for awaited in [false, true] {
             Resolution.lock.withLock {
-                for slot in copy.lineage.flatMap(\.slots.values)
-                where (slot.entry.spec.factory.isAsync || slot.entry.spec.factory.isolation.actor != nil) == byActors {
+                for slot in copy.lineage.flatMap(\.slots.values) where slot.entry.spec.factory.isAwaited == awaited {
                     Resolution.lock.releaseAfterUnlock(slot.entry.releaseInstances())
                 }
             }

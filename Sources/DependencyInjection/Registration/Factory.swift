@@ -93,6 +93,10 @@ struct Factory: @unchecked Sendable {
 
     var isAsync: Bool { if case .async = make { true } else { false } }
 
+    /// Made by awaiting it: an async factory, or one isolated to an actor. `prepare()` makes these (a
+    /// `Shared` one), and a `validate()` copy keeps what its source made of them.
+    var isAwaited: Bool { isAsync || isolation.actor != nil }
+
     var takesArguments: Bool { argumentType != Void.self }
 
     /// Describes a tuple type of arguments: `no arguments`, `(String)`, `(String, Int)`.

@@ -251,7 +251,7 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         if forValidation, lifetime == .new || lifetime == .graph, spec.factory.takesArguments {
             copy.state.madeWithArguments = lifetime == .graph ? .inItsResolution : .nowhere
         }
-        if forValidation, spec.factory.isAsync || spec.factory.isolation.actor != nil {
+        if forValidation, spec.factory.isAwaited {
             copy.state.shared = state.shared
         }
         copy.state.dependencies = state.dependencies

@@ -509,8 +509,8 @@ extension DIContainer {
                 similarTypes: similar, registeredNames: Set(names).sorted(),
                 containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent,
                 similarName: key.name.flatMap { Self.closest(to: $0, in: names) },
-                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.of))
-        ).with { $0.isRegisteredUnnamed = key.name != nil && slots.contains { $0.key == Key(key.type, name: nil) } }
+                isRegisteredUnnamed: key.name != nil && slots.contains { $0.key == Key(key.type, name: nil) },
+                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.of)))
     }
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
