@@ -104,18 +104,6 @@ extension DIContainer {
             }
             let probe = ValidationProbe(copy: copy, items: items, blocking: blocking, cancellation: cancellation)
             let outcomes = probe.run(probed).prefix(entries.count)
-            var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
-            var unchecked: [(key: Key, item: ValidationReport.Unchecked)] = []
-            var resolved: [String] = []
-            for (entry, outcome) in zip(entries, outcomes) {
-                switch outcome {
-                case .failed(let error)?: problems.append(.init(registration: entry.key.displayName, error: error))
-                case .unchecked(let reason)?:
-                    unchecked.append((entry.key, .init(registration: entry.key.displayName, reason: reason)))
-                case .resolved?: resolved.append(entry.key.displayName)
-                case nil: break
-                }
-            }
             let wiring = Resolution.lock.withLock {
                 // The edges the probes recorded in the copies, copied back to the source entries.
                 // The ancestors' too: a lifetime is followed through their `New`s (see `wiringProblems`).
@@ -126,16 +114,26 @@ extension DIContainer {
                 }
                 return entries.flatMap(wiringProblems) + overriddenAncestorsWiringProblems()
             }
-            // Reported once: a registration's isolation conflict is why its probe failed off the actor;
-            // where its probe resolved (on the main thread) it is not counted as valid either.
-            let conflictedKeys = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.error.key))
-            let conflicted = Set(conflictedKeys.map(\.displayName))
-            problems.removeAll { conflicted.contains($0.registration) && $0.error.reason.isIsolation }
-            // Where it is not checked (a synchronous validate() blocking the actor it needs): a problem all the same.
-            unchecked.removeAll { conflictedKeys.contains($0.key) }
+            // A registration's isolation conflict is reported once: it is why its probe failed off the
+            // actor; where its probe resolved (on the actor) it is not valid either, and where it was not
+            // checked (a synchronous validate() blocking the actor it needs) it is a problem all the same.
+            let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.error.key))
+            var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
+            var unchecked: [ValidationReport.Unchecked] = []
+            var validCount = 0
+            for (entry, outcome) in zip(entries, outcomes) {
+                let isConflicted = conflicted.contains(entry.key)
+                switch outcome {
+                case .failed(let error)? where !(isConflicted && error.reason.isIsolation):
+                    problems.append(.init(registration: entry.key.displayName, error: error))
+                case .unchecked(let reason)? where !isConflicted:
+                    unchecked.append(.init(registration: entry.key.displayName, reason: reason))
+                case .resolved? where !isConflicted: validCount += 1
+                default: break
+                }
+            }
             problems += wiring
-            let validCount = resolved.count { !conflicted.contains($0) }
-            return ValidationReport(problems: problems, unchecked: unchecked.map(\.item), validCount: validCount)
+            return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
         }
     }
 

@@ -98,6 +98,18 @@ extension DIScope { fileprivate static let asyncNewRequest = DIScope("asyncNewRe
         #expect(report.problems.count == 1 && report.unchecked.count == 1, "\(report)")
     }
 
+    // And one that resolved counts as valid: the conflict is matched by key, not by display name.
+    @Test func aValidRegistrationOfTheSameNameCountsAsValid() async {
+        let box = DIContainer()
+        box.register {
+            New { _ async in Tenant(name: "t") }
+            Shared(Billing.Service.init)
+            Shared(Shipping.Service.init)
+        }
+        let report = await box.validate()
+        #expect(report.problems.count == 1 && report.validCount == 2, "\(report)")
+    }
+
     // An async `Scoped` is kept once made in a run (by `resolveAsync`): a synchronous factory of the
     // same scope gets it there, so it is no conflict.
     @Test @MainActor func aMainActorScopedNeedingAnAsyncScopedIsNoConflict() async throws {
