@@ -64,9 +64,11 @@ final class StrictReporter: @unchecked Sendable {
         if resolve.path.count > 1 { lines.append("Resolution path: \(resolve.path.joined(separator: " -> "))") }
         let mock =
             "New(<#mock#> as \(resolve.typeName))" + (resolve.name.map { ".named(\($0.debugDescription))" } ?? "")
+        // `(Reader & Writer).self`: a type of more than one word is parenthesized to compile.
+        let type = resolve.typeName.contains(" ") ? "(\(resolve.typeName))" : resolve.typeName
         let allow =
             allowsByType
-            ? "allow it: .dependencies(.strict(allowing: \(resolve.typeName).self))"
+            ? "allow it: .dependencies(.strict(allowing: \(type).self))"
             : "register its production form there to allow it"
         lines.append(
             "To fix, override it in the test's dependencies (\(mock)), or, for a harmless service (a clock, a logger), "
