@@ -381,7 +381,9 @@ extension DIContainer {
         // Reported once the lock is let go, on this thread: the testing product records an issue
         // there, which may wait for locks of its own (a test framework's) that must never be taken
         // under the library's.
-        let resolve = StrictResolve(requested, of: slot.entry, path: pathReaching(requested))
+        // In an async factory's code, the path begins with the async runs that asked.
+        let runs = AsyncMaking.running?.chain.reversed().map(\.requested.displayName) ?? []
+        let resolve = StrictResolve(requested, of: slot.entry, path: runs + pathReaching(requested))
         Resolution.lock.releaseAfterUnlock(AfterUnlock { strict.report(resolve) })
     }
 

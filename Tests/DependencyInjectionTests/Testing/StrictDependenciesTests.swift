@@ -50,6 +50,31 @@ private final class AsyncToken: Sendable {}
         }
         #expect(reports.all == ["AsyncConfig: AsyncConfig", "AsyncToken: AsyncToken", "AsyncConfig: AsyncConfig"])
     }
+
+    /// What an override's async factory resolves of production is reported with its path, awaited
+    /// or not, as what a synchronous factory resolves is.
+    @Test func aProductionServiceAnAsyncFactoryResolvesHasItsPath() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async in AsyncConfig() }
+            Shared(LivePayments() as Payments)
+        }
+        let reports = Reports()
+        try await box.withOverrides {
+            New { _ async throws in
+                _ = try await DIContainer.resolveAsync(AsyncConfig.self)
+                _ = try DIContainer.current.tryResolve(Payments.self)
+                return AsyncToken()
+            }
+        } operation: { () async throws -> Void in
+            DIContainer.current.reportResolvesOfCurrentRegistrations(reports.append)
+            _ = try await DIContainer.resolveAsync(AsyncToken.self)
+        }
+        #expect(
+            reports.all == [
+                "AsyncToken: AsyncToken", "AsyncConfig: AsyncToken -> AsyncConfig", "Payments: AsyncToken -> Payments",
+            ])
+    }
     @Test(.dependencies(.strict, on: production) { New(MockPayments() as Payments) })
     func anOverriddenServiceIsNotReported() {
         #expect(DIContainer.resolve(Payments.self).provider == "mock")
