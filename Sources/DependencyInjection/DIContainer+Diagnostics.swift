@@ -125,7 +125,11 @@ extension DIContainer {
                 let isConflicted = conflicted.contains(entry.key)
                 switch outcome {
                 case .failed(let error)? where !(isConflicted && error.reason.isIsolation):
-                    problems.append(.init(registration: entry.key.displayName, error: error))
+                    // Where it was registered, unless the message says so (an isolation error names it).
+                    var problem = ValidationReport.Problem(registration: entry.key.displayName, error: error)
+                    let place = "\(entry.spec.fileID):\(entry.spec.line)"
+                    if !error.description.contains(place) { problem.registeredAt = place }
+                    problems.append(problem)
                 case .unchecked(let reason)? where !isConflicted:
                     unchecked.append(.init(registration: entry.key.displayName, reason: reason))
                 case .resolved? where !isConflicted: validCount += 1

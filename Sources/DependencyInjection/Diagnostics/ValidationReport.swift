@@ -11,9 +11,13 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         /// Why it failed: a missing dependency or a cycle with its path, a non-conforming alias,
         /// an error a factory threw.
         public let error: ResolutionError
+        /// Where the registration was registered (`fileID:line`), unless the error's message says so.
+        var registeredAt: String? = nil
 
         public var description: String {
-            "✗ \(registration)\n" + error.description.split(separator: "\n").map { "    \($0)" }.joined(separator: "\n")
+            let place = registeredAt.map { ["Registered at \($0)."] } ?? []
+            let lines = error.description.split(separator: "\n").map(String.init) + place
+            return "✗ \(registration)\n" + lines.map { "    \($0)" }.joined(separator: "\n")
         }
     }
 

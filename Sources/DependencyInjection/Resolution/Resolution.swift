@@ -442,6 +442,9 @@ extension DIContainer {
             throw argumentMismatch(entry, given: arguments.type, requested: requested)
         }
         if let kept { return kept }
+        // Validation: a registration whose check failed fails at once, for the same reason (each
+        // factory runs once per validate()); an async one too, which is not "not made yet" then.
+        if let failure = entry.state.validationFailure { throw failure.reached(through: Resolution.state.path) }
         guard case .sync(let make) = entry.spec.factory.make else {
             // Asked for by what its own async run is making: a cycle, not something to await.
             if let run = AsyncMaking.running?.chain.first(where: { $0.entry === entry }) {
@@ -454,8 +457,6 @@ extension DIContainer {
             }
         }
         if entry.state.isMaking { throw cycleError(reaching: entry, requested: requested) }
-        // Validation: a registration whose check failed fails at once (each factory runs once per validate()).
-        if let failure = entry.state.validationFailure { throw failure.reached(through: Resolution.state.path) }
         // The container the outermost call asked, for messages, once the first factory runs.
         if Resolution.state.frames.isEmpty { Resolution.state.origin = origin.reference }
         return try run(entry, requested: requested) { resolver throws(ResolutionError) in

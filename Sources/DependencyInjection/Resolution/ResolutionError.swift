@@ -288,7 +288,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The same error, reached through `steps` first (a resolution that needs a registration whose
     /// `validate()` check failed before).
     func reached(through steps: [String]) -> ResolutionError {
-        steps.isEmpty ? self : with { $0.path = steps + path }
+        var path = steps + self.path
+        // A cycle reached again: the path a resolve of the first step takes stops at its first repeat.
+        if case .dependencyCycle = reason, let end = path.indices.first(where: { path[..<$0].contains(path[$0]) }) {
+            path = Array(path[...end])
+        }
+        return steps.isEmpty ? self : with { $0.path = path }
     }
 
     /// What else is registered, for a missing registration (no other error keeps any of it).
@@ -530,13 +535,17 @@ extension DIContainer {
             .min { $0.1 < $1.1 }?.0
     }
 
-    /// How many characters to insert, delete or replace to turn `a` into `b` (Levenshtein distance).
+    /// How many characters to insert, delete or replace, or pairs of neighbours to swap, to turn `a`
+    /// into `b` (optimal string alignment: "audti" is one slip from "audit", not two).
     private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var row = Array(0...b.count)
+        var (previous, row) = ([Int](), Array(0...b.count))
         for (i, x) in a.enumerated() {
-            row = b.indices.reduce(into: [i + 1]) {
-                $0.append(min(row[$1] + (x == b[$1] ? 0 : 1), row[$1 + 1] + 1, $0[$1] + 1))
+            let next = b.indices.reduce(into: [i + 1]) { next, j in
+                var edits = min(row[j] + (x == b[j] ? 0 : 1), row[j + 1] + 1, next[j] + 1)
+                if i > 0, j > 0, x == b[j - 1], a[i - 1] == b[j] { edits = min(edits, previous[j - 1] + 1) }
+                next.append(edits)
             }
+            (previous, row) = (row, next)
         }
         return row[b.count]
     }

@@ -24,6 +24,8 @@ private final class ReportAsyncBanner: @unchecked Sendable {  // (made once, rea
     @Inject var missing: ReportMissing
     init() {}
 }
+private final class ReportFlags: Sendable { init(missing: ReportMissing) {} }
+private final class ReportDashboard { init(flags: ReportFlags) {} }
 extension DIScope {
     fileprivate static let reportSession = DIScope("reportSession")
 }
@@ -103,5 +105,29 @@ extension DIScope {
             report.problems.map(\.error.path) == [
                 ["ReportActorBanner", "ReportMissing"], ["ReportAsyncBanner", "ReportMissing"],
             ], "\(report)")
+    }
+
+    // What needs a failing async service fails for the same reason, with the path through it: not
+    // "not made yet, call prepare()", which the app already calls (and which throws that reason).
+    @Test func aDependentOfAFailingAsyncServiceNamesTheRootCause() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve async throws in ReportFlags(missing: try resolve.tryResolve()) }
+            Shared(ReportDashboard.init)
+        }
+        let report = await box.validate()
+        let dashboard = try #require(report.problems.first { $0.registration == "ReportDashboard" }, "\(report)")
+        #expect(dashboard.error.reason == .missingRegistration, "\(report)")
+        #expect(dashboard.error.path == ["ReportDashboard", "ReportFlags", "ReportMissing"], "\(report)")
+    }
+
+    // A registration that failed says where it was registered, as one not checked does.
+    @Test func aFailedRegistrationSaysWhereItWasRegistered() throws {
+        let box = DIContainer()
+        box.register { Shared(ReportKennel.init) }
+        let report = box.validate()
+        let problem = try #require(report.problems.first, "\(report)")
+        let place = "DependencyInjectionTests/ValidationReportContentTests.swift:\(#line - 3)"
+        #expect(problem.description.hasSuffix("\n    Registered at \(place)."), "\(report)")
     }
 }

@@ -15,6 +15,10 @@ private protocol Reader: Sendable {}
 private protocol Writer: Sendable {}
 private final class FileStore: Reader, Writer, Sendable {}
 
+private protocol Journal: AnyObject {}
+private final class ConsoleJournal: Journal {}
+private final class AuditJournal: Journal {}
+
 @Suite struct MisspeltNameMessageTests {
     @Test func aMisspeltNameSuggestsNoOtherType() throws {
         let box = DIContainer()
@@ -47,5 +51,18 @@ private final class FileStore: Reader, Writer, Sendable {}
         }
         #expect(error.description.contains("container.resolve((Reader & Writer).self)."), "\(error)")
         _ = try box.tryResolve((Reader & Writer).self)
+    }
+
+    // Two letters swapped is one slip, not two: the hint offers the registered name, not the unnamed
+    // registration beside it (which would hand out another instance).
+    @Test func aNameWithTwoLettersSwappedSuggestsTheRegisteredName() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(ConsoleJournal() as Journal)
+            Shared(AuditJournal() as Journal).named("audti")
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Journal.self, name: "audit") }
+        #expect(error.description.contains("Did you mean: \"audti\"?"), "\(error)")
+        #expect(!error.description.contains("without a name"), "\(error)")
     }
 }

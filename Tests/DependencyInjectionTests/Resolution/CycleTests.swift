@@ -15,6 +15,8 @@ private final class GreeterImpl: Greeter { init(greeter: Greeter) {} }
 private final class Ledger { init(audit: Audit) {} }
 private final class Audit { init(ledger: Ledger) {} }
 private final class Archive { init(ledger: Ledger) {} }
+private final class Left { @Inject var right: Right }
+private final class Right { @Inject var left: Left }
 
 /// How the factories of a cycle get each other.
 enum CycleFactoryKind: String, CaseIterable, Sendable {
@@ -169,5 +171,18 @@ enum CycleFactoryKind: String, CaseIterable, Sendable {
         }
         let pair = try box.tryResolve(Pair<Engine, Engine>.self)
         #expect(pair.first !== pair.second)
+    }
+
+    // Each side of a cycle is reported with the path a resolve of it takes, which stops at the
+    // first repeat (not one that goes around twice).
+    @Test func eachSideOfACycleHasThePathAResolveOfItTakes() {
+        let box = DIContainer()
+        box.register {
+            New(Left.init)
+            New(Right.init)
+        }
+        let report = box.validate()
+        #expect(
+            report.problems.map(\.error.path) == [["Left", "Right", "Left"], ["Right", "Left", "Right"]], "\(report)")
     }
 }
