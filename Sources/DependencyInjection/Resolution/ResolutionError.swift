@@ -358,6 +358,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .dependencyCycle where details.isNewWithActions:
             "register \(subject) as Graph or Shared, not New: the cycle runs through its onResolve action, where "
                 + "what the action resolves gets a new one (whose action runs again), not the one it completes."
+        case .dependencyCycle where details.declaration != nil:
+            "break the cycle: declare one side's property @LazyInject, which resolves it when first read, "
+                + "once both are made (not in init)."
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
                 + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."

@@ -185,4 +185,16 @@ enum CycleFactoryKind: String, CaseIterable, Sendable {
         #expect(
             report.problems.map(\.error.path) == [["Left", "Right", "Left"], ["Right", "Left", "Right"]], "\(report)")
     }
+
+    // Through a property wrapper, the report's fix is a lazy one: an onResolve action cannot set an `@Inject`.
+    @Test func aCycleThroughAPropertyWrapperSaysToMakeItLazy() throws {
+        let box = DIContainer()
+        box.register {
+            New(Left.init)
+            New(Right.init)
+        }
+        let report = box.validate()
+        let problem = try #require(report.problems.first, "\(report)")
+        #expect(problem.description.contains("To fix, break the cycle: declare one side's property @LazyInject"), "\(report)")
+    }
 }
