@@ -195,6 +195,8 @@ enum CycleFactoryKind: String, CaseIterable, Sendable {
         }
         let report = box.validate()
         let problem = try #require(report.problems.first, "\(report)")
-        #expect(problem.description.contains("To fix, break the cycle: declare one side's property @LazyInject"), "\(report)")
+        #expect(
+            problem.description.contains("To fix, break the cycle: declare one side's property @LazyInject"),
+            "\(report)")
     }
 }
