@@ -9,7 +9,7 @@ enum Features {
             // Autowired: `init(configuration:)` gets its parameter resolved by type.
             Shared(HTTPAPIClient.init, as: APIClient.self)
             // An async factory: `try await DIContainer.prepare()` makes it at startup.
-            Shared { resolve async throws in try await FeatureFlags.load(from: resolve()) }
+            Shared { resolve async throws in try await FeatureFlags.load(from: resolve.tryResolve()) }
         }
     }
 
