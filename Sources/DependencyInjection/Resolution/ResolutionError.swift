@@ -249,10 +249,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
 
     /// A registration isolated to the dependency's actor of an isolation conflict, as it can be written
-    /// (a global actor's closure that takes a resolver is an async one).
+    /// (a global actor's closure that takes a resolver is an async one; a main-actor one throws, so that
+    /// `validate()` checks it).
     private var isolatedForm: String {
         let actor = details.conflictActor ?? "MainActor"
-        return actor == "MainActor" ? "Shared { @MainActor resolve in … }" : "Shared { @\(actor) resolve async in … }"
+        return actor == "MainActor" ? "Shared { @MainActor resolve throws in … }" : "Shared { @\(actor) resolve async in … }"
     }
 
     /// For an isolation conflict through an `as:` alias: the alias the registration asks for.

@@ -231,6 +231,26 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         #expect(fixedReport.isValid, "\(fixedReport)")
     }
 
+    /// The same for the main actor: the form suggested throws, so validate() still checks it once
+    /// written (a non-throwing closure taking a resolver on an actor is not checked).
+    @Test func anIsolationConflictWithAMainActorServiceSuggestsAFormThatIsChecked() async throws {
+        let box = DIContainer()
+        box.register {
+            New { @MainActor in MessagesMainPalette() }
+            Shared { resolve in try MessagesMainSwatch(palette: resolve.tryResolve()) }
+        }
+        let report = await box.validate()
+        let message = try #require(report.problems.first, "\(report)").error.description
+        #expect(message.contains("(Shared { @MainActor resolve throws in … })"), "\(message)")
+        let fixed = DIContainer()
+        fixed.register {
+            New { @MainActor in MessagesMainPalette() }
+            Shared { @MainActor resolve throws in try MessagesMainSwatch(palette: resolve.tryResolve()) }
+        }
+        let fixedReport = await fixed.validate()
+        #expect(fixedReport.isValid && fixedReport.unchecked.isEmpty && fixedReport.validCount == 2, "\(fixedReport)")
+    }
+
     /// Two isolation conflicts of one registration: each fix names its own dependency's actor and form.
     @Test func twoIsolationConflictsEachGiveTheirOwnFix() async throws {
         let box = DIContainer()
