@@ -253,7 +253,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// `validate()` checks it).
     private var isolatedForm: String {
         let actor = details.conflictActor ?? "MainActor"
-        return actor == "MainActor" ? "Shared { @MainActor resolve throws in … }" : "Shared { @\(actor) resolve async in … }"
+        return actor == "MainActor"
+            ? "Shared { @MainActor resolve throws in … }" : "Shared { @\(actor) resolve async in … }"
     }
 
     /// For an isolation conflict through an `as:` alias: the alias the registration asks for.
