@@ -25,7 +25,9 @@ extension DIContainer {
     /// needs the main actor, which the synchronous form (blocking it) lists as not checked.
     ///
     /// Cancelling the awaiting task cancels the check running then, and lists what is not checked
-    /// yet as not checked.
+    /// yet as not checked. A factory that ignores cancellation goes on after `validate()` returns,
+    /// in the throwaway copy; what it makes is released when it ends, and a failure there parks
+    /// its thread (a thread of the library's own) without being reported.
     public func validate() async -> ValidationReport {
         let cancellation = ValidationProbe.Cancellation()
         return await withTaskCancellationHandler {

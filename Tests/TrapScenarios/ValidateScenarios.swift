@@ -277,7 +277,38 @@ var validateTrustScenarios: [String: () -> Void] {
                 print("third valid \(healthy.validate().isValid)")
             }
         },
+        // An `await validate()` cancelled while an async check that ignores cancellation waits; the
+        // check goes on once validate() has returned, and its non-throwing resolve() fails.
+        "cancelledValidateThenItsCheckFails": {
+            let (waiting, goOn) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let box = DIContainer()
+            box.register {
+                Shared { resolve async in
+                    await withCheckedContinuation { (wait: CheckedContinuation<Void, Never>) in
+                        waiting.signal()
+                        DispatchQueue.global().async {
+                            goOn.wait()
+                            wait.resume()
+                        }
+                    }
+                    return CancelledCheckService(config: resolve())
+                }
+            }
+            let returned = DispatchSemaphore(value: 0)
+            let validation = Task.detached {
+                print(await box.validate())
+                returned.signal()
+            }
+            waiting.wait()
+            validation.cancel()
+            returned.wait()
+            goOn.signal()
+            // The failure comes at once once the check goes on: a second without a trap is the pass.
+            usleep(1_000_000)
+            didNotTrap()
+        },
     ]
 }
 
 final class RemoteConfigHolder { init(payments: Payments) {} }
+final class CancelledCheckService: Sendable { init(config: AppConfiguration) {} }

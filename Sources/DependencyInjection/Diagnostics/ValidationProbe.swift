@@ -357,14 +357,16 @@ final class ValidationProbe: @unchecked Sendable {
         // Where the runtime has no task executors, the task may run on the cooperative pool.
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
         Resolution.lock.lock()
-        // Only while its check runs (a task it started may outlive it), and never where this thread
-        // runs an actor's code (a global actor's resolve: parking would wedge that actor).
-        guard probe.outcomes[index] == nil, Resolution.state.runningActor == nil else {
+        // Only while its check runs (a task it started may outlive it), or goes on after validate() stopped
+        // waiting for it (cancelled or late: listed as not checked, which stays), and never where this
+        // thread runs an actor's code (a global actor's resolve: parking would wedge that actor).
+        let gaveUp = if case .unchecked? = probe.outcomes[index] { true } else { false }
+        guard probe.outcomes[index] == nil || gaveUp, Resolution.state.runningActor == nil else {
             return Resolution.lock.unlock()
         }
         probe.abandonResolution()
         Resolution.lock.lock()
-        probe.record(error, at: index)
+        if !gaveUp { probe.record(error, at: index) }
         // The runs this task was part of end with the failure, so what waits for them goes on.
         let runs = AsyncMaking.current.get()?.chain ?? []
         for run in runs { run.abandon(with: error) }

@@ -90,4 +90,14 @@ import Testing
         let count = try #require(added, "\(run.stdout)")
         #expect(count <= 64 + 4, "\(run.stdout)")
     }
+
+    /// An `await validate()` cancelled while a check that ignores cancellation runs: that check's
+    /// non-throwing `resolve()` failing after validate() returned parks its thread, as it would have
+    /// before; it does not end the process.
+    @Test func aCancelledValidateWhoseCheckFailsAfterItReturnedDoesNotCrash() async throws {
+        let run = try await TrapRun.run("cancelledValidateThenItsCheckFails", timeout: 30)
+        #expect(!run.trapped, "\(run.stderr)")
+        #expect(run.stdout.contains("not checked, await validate() was cancelled"), "\(run.stdout)")
+        #expect(run.stdout.contains("did-not-trap"), "\(run.stdout)")
+    }
 }
