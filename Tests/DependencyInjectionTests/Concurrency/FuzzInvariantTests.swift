@@ -47,6 +47,10 @@ final class FcDb: FcNode, @unchecked Sendable {
     }
 }
 final class FcAsync: FcNode, @unchecked Sendable { init() { super.init("async") } }
+/// Made only by FcFails's factory, which then fails: no resolve may keep one.
+final class FcDropped: FcNode, @unchecked Sendable { init() { super.init("dropped") } }
+final class FcFails: Sendable {}
+struct FcBoom: Error {}
 
 final class FcWorld: @unchecked Sendable {
     let parent = DIContainer()
@@ -75,6 +79,11 @@ final class FcWorld: @unchecked Sendable {
             Shared { @MainActor in FcMainNS() }
             Scoped(.fcRun) { @MainActor in FcMainScoped() }
             Shared { @FcActor in FcDb() }
+            Shared { FcDropped() }
+            Shared { (resolve: Resolver) throws -> FcFails in
+                _ = try resolve.tryResolve(FcDropped.self)
+                throw FcBoom()
+            }
             Shared { @MainActor resolve async throws in
                 await Task.yield()
                 _ = try resolve.tryResolve(FcMain.self)
@@ -95,13 +104,19 @@ final class FcWorld: @unchecked Sendable {
     }
 
     /// An error must be a ResolutionError naming its type, with one of the reasons allowed.
-    func check(_ error: any Error, _ what: String, allowed: (ResolutionError.Reason) -> Bool = { _ in true }) {
+    /// Any other failure is a violation, unless a churn ran meanwhile (`since` given, and not quiet since).
+    func check(
+        _ error: any Error, _ what: String, since before: (began: Int, underWay: Int)? = nil,
+        allowed: (ResolutionError.Reason) -> Bool = { _ in false }
+    ) {
         guard let error = error as? ResolutionError else { return violation("\(what): \(type(of: error)) \(error)") }
         if error.typeName.isEmpty || !error.description.contains(error.typeName) {
             violation("\(what): message does not name '\(error.typeName)': \(error)")
         }
         // Between a reset() and its re-registration, nothing is registered.
-        if error.reason != .missingRegistration, !allowed(error.reason) { violation("\(what): \(error)") }
+        if error.reason != .missingRegistration, !allowed(error.reason), before.map(quiet(since:)) ?? true {
+            violation("\(what): \(error)")
+        }
     }
     static func offMain(_ r: ResolutionError.Reason) -> Bool {
         if case .mainActorRequired = r { true } else if case .notSendable = r { true } else { false }
@@ -131,7 +146,7 @@ final class FcWorld: @unchecked Sendable {
                 let a = try target.tryResolve(FcA.self)
                 let b = try target.tryResolve(FcB.self)
                 if quiet(since: before), a !== impl || b !== impl { violation("an alias gave another instance") }
-            } catch { check(error, "aliases") }
+            } catch { check(error, "aliases", since: before) }
         case 3:
             note("alias override")
             target.withOverrides {
@@ -142,14 +157,15 @@ final class FcWorld: @unchecked Sendable {
                     if try DIContainer.tryResolve(FcB.self) as AnyObject is FcOverA {
                         violation("override replaced the other alias")
                     }
-                } catch { check(error, "alias override") }
+                } catch { check(error, "alias override", since: before) }
             }
             if (try? target.tryResolve(FcA.self)) is FcOverA { violation("an alias override leaked out") }
         case 4:
             note("decorated")
-            if let d = try? target.tryResolve(FcDecorated.self), d.decorations.withLock({ $0 }) > 1 {
-                violation("an instance decorated twice")
-            }
+            do {
+                let d = try target.tryResolve(FcDecorated.self)
+                if d.decorations.withLock({ $0 }) != 1 { violation("an instance not decorated once") }
+            } catch { check(error, "decorated", since: before) }
         case 5, 6:
             note("main actor hop")
             do {
@@ -158,7 +174,7 @@ final class FcWorld: @unchecked Sendable {
                 if quiet(since: before), a !== b { violation("a main-actor Shared made twice") }
                 if a.mock { violation("a main-actor override leaked out") }
                 if a.decorations.withLock({ $0 }) != 1 { violation("a main-actor instance not decorated once") }
-            } catch { check(error, "main hop") }
+            } catch { check(error, "main hop", since: before) }
             do {
                 _ = try target.tryResolve(FcMainNS.self)
                 violation("a non-Sendable main-actor value left it")
@@ -172,14 +188,24 @@ final class FcWorld: @unchecked Sendable {
             } operation: {
                 do { if try !DIContainer.tryResolve(FcMain.self).mock { violation("main override not applied") } } catch
                 {
-                    check(error, "main override")
+                    check(error, "main override", since: before)
                 }
             }
             weak var kept: FcMainScoped?
-            target.withScope(.fcRun) { kept = try? DIContainer.tryResolve(FcMainScoped.self) }
+            target.withScope(.fcRun) {
+                do { kept = try DIContainer.tryResolve(FcMainScoped.self) } catch {
+                    check(error, "main scoped", since: before)
+                }
+            }
             if kept != nil { violation("a run's main-actor instance outlived the run") }
         default:
             note("not yet made")
+            do {
+                _ = try target.tryResolve(FcFails.self)
+                violation("a failing factory resolved")
+            } catch {
+                check(error, "fails", since: before) { if case .factoryFailed = $0 { true } else { false } }
+            }
             for (what, body) in [
                 ("db", { _ = try target.tryResolve(FcDb.self) }),
                 ("async", { _ = try target.tryResolve(FcAsync.self) }),
@@ -205,21 +231,27 @@ final class FcWorld: @unchecked Sendable {
                 } catch {
                     if quiet(since: before) { violation("after prepare(), a sync resolve failed: \(error)") }
                 }
-            } catch { check(error, "prepare") }
+            } catch { check(error, "prepare", since: before) }
         case 1:
             do {
                 let db = try await target.resolveAsync(FcDb.self)
                 let again = try target.tryResolve(FcDb.self)
                 if quiet(since: before), db !== again { violation("another FcDb after resolveAsync") }
-            } catch { check(error, "db async") }
+            } catch { check(error, "db async", since: before) }
         case 2:
             _ = await target.validate().description
+            do {
+                async let x = target.resolveAsync(FcAsync.self)
+                async let y = target.resolveAsync(FcAsync.self)
+                let (a, b) = try await (x, y)
+                if quiet(since: before), a !== b { violation("async: an async Shared made twice") }
+            } catch { check(error, "async twice", since: before) }
         case 3:
             do {
                 let a = try await target.resolveAsync(FcMain.self)
                 let b = try await target.resolveAsync(FcMain.self)
                 if quiet(since: before), a !== b { violation("async: a main-actor Shared made twice") }
-            } catch { check(error, "async main") }
+            } catch { check(error, "async main", since: before) }
         default:
             let problems: [String] = await MainActor.run {
                 do {
@@ -227,7 +259,7 @@ final class FcWorld: @unchecked Sendable {
                     let b = try target.tryResolve(FcMainNS.self)
                     return a !== b && quiet(since: before) ? ["main: a non-Sendable Shared made twice"] : []
                 } catch {
-                    check(error, "on main")
+                    check(error, "on main", since: before)
                     return []
                 }
             }
@@ -259,6 +291,7 @@ final class FcWorld: @unchecked Sendable {
         #expect(outcome.stuckWorkers.isEmpty, "\(outcome.deadlockReport); seed \(seed)")
         let found = world.violations.withLock { $0 }
         #expect(found.isEmpty, "seed \(seed):\n\(found.prefix(20).joined(separator: "\n"))")
+        #expect(FcNode.live.withLock { $0["dropped"] ?? 0 } == 0, "a failed resolve kept what it made; seed \(seed)")
         world.child.reset()
         world.parent.reset()
         let live = FcNode.live.withLock { $0.filter { $0.value != 0 } }
