@@ -9,6 +9,12 @@ private final class ValidatedThing: Sendable {
 }
 
 /// The synchronous `validate()` (in an async function, `validate()` is the async one).
+/// A main-actor service that counts how often its factory ran.
+@MainActor private final class PreparedScreen {
+    static var made = 0
+    init() { Self.made += 1 }
+}
+
 private func validatedSynchronously(_ container: DIContainer) -> ValidationReport { container.validate() }
 
 @Suite(.serialized, .timeLimit(.minutes(1))) struct ValidationKeepsNothingTests {
@@ -39,5 +45,18 @@ private func validatedSynchronously(_ container: DIContainer) -> ValidationRepor
         #expect(!run.trapped, "\(run.stderr)")
         #expect(run.stdout.contains("auditor's deinit read its tenant"), "\(run.stdout)")
         #expect(run.stdout.contains("valid: true") && run.stdout.contains("did-not-trap"), "\(run.stdout)")
+    }
+
+    /// What prepare() made on an actor, validate()'s copy takes as made (as the app has it), and
+    /// never makes again: its factory ran once. (Lets go of nothing the container keeps, either.)
+    @MainActor @Test func anActorsServicePrepareMadeIsNotMadeAgain() async throws {
+        let box = DIContainer()
+        box.register { Shared { @MainActor in PreparedScreen() } }
+        try await box.prepare()
+        let report = await box.validate()
+        #expect(report.isValid && report.validCount == 1, "\(report)")
+        #expect(PreparedScreen.made == 1)
+        _ = try box.tryResolve(PreparedScreen.self)
+        #expect(PreparedScreen.made == 1)
     }
 }
