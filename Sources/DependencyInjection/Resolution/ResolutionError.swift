@@ -290,12 +290,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The same error, reached through `steps` first (a resolution that needs a registration whose
     /// `validate()` check failed before).
     func reached(through steps: [String]) -> ResolutionError {
-        var path = steps + self.path
+        guard !steps.isEmpty else { return self }
+        var (path, seen) = (steps + self.path, Set<String>())
         // A cycle reached again: the path a resolve of the first step takes stops at its first repeat.
-        if case .dependencyCycle = reason, let end = path.indices.first(where: { path[..<$0].contains(path[$0]) }) {
+        if case .dependencyCycle = reason, let end = path.firstIndex(where: { !seen.insert($0).inserted }) {
             path = Array(path[...end])
         }
-        return steps.isEmpty ? self : with { $0.path = path }
+        return with { $0.path = path }
     }
 
     /// What else is registered, for a missing registration (no other error keeps any of it).
