@@ -127,10 +127,11 @@ extension DIContainer {
                 let isConflicted = conflicted.contains(entry.key)
                 switch outcome {
                 case .failed(let error)? where !(isConflicted && error.reason.isIsolation):
-                    // Where it was registered, unless the message says so (an isolation error names it).
+                    // Where it was registered, unless the message says so (an isolation error names it,
+                    // closing its summary: `(Shared, App/File.swift:12)`).
                     var problem = ValidationReport.Problem(registration: entry.key.displayName, error: error)
                     let place = "\(entry.spec.fileID):\(entry.spec.line)"
-                    if !error.description.contains(place) { problem.registeredAt = place }
+                    if !error.description.contains(place + ")") { problem.registeredAt = place }
                     problems.append(problem)
                 case .unchecked(let reason)? where !isConflicted:
                     unchecked.append(.init(registration: entry.key.displayName, reason: reason))

@@ -154,8 +154,12 @@ public final class DIContainer: @unchecked Sendable {
     /// actor (`asksForMainActor`: the hop gets the failure). Anywhere else, traps with the error's message.
     @usableFromInline
     static func deferToValidation(_ error: ResolutionError, file: StaticString, line: UInt) {
-        let failure = error.with { $0.declaration = "\(file):\(line)" }
         let deferred = Resolution.lock.withLock { () -> Bool in
+            let failure = error.with {
+                $0.declaration = "\(file):\(line)"
+                // The cycle closed at this resolve (one step past the owner being made), or below at another wrapper's.
+                $0.isWrapperCycle = $0.isWrapperCycle || $0.path.count == Resolution.state.path.count + 1
+            }
             if let top = Resolution.state.frames.last, top.step != nil {
                 // Also where the resolve will be made again on the main actor (`asksForMainActor`): the
                 // owner is dropped, and the failure passed up to the hop.

@@ -307,6 +307,44 @@ var validateTrustScenarios: [String: () -> Void] {
             usleep(1_000_000)
             didNotTrap()
         },
+        // As above, but what fails is a `Task {}` the check's factory started: it has the check's
+        // task-locals, not its executor, and runs on the cooperative pool, which must not park.
+        "cancelledValidateThenATaskItsCheckStartedFails": {
+            let (waiting, goOn) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let box = DIContainer()
+            box.register {
+                Shared { _ async in
+                    await withCheckedContinuation { (wait: CheckedContinuation<Void, Never>) in
+                        waiting.signal()
+                        DispatchQueue.global().async {
+                            goOn.wait()
+                            wait.resume()
+                        }
+                    }
+                    // More tasks than the pool has threads, each failing in a non-throwing resolve().
+                    for _ in 0...ProcessInfo.processInfo.activeProcessorCount {
+                        Task { _ = box.resolve(AppConfiguration.self) }
+                    }
+                    usleep(4_000_000)  // the check goes on while its tasks fail
+                    return CancelledCheckService(config: AppConfigurationImpl())
+                }
+            }
+            let returned = DispatchSemaphore(value: 0)
+            let validation = Task.detached {
+                print(await box.validate())
+                returned.signal()
+            }
+            waiting.wait()
+            validation.cancel()
+            returned.wait()
+            goOn.signal()
+            usleep(1_000_000)
+            // Is the cooperative pool still running tasks?
+            let ran = DispatchSemaphore(value: 0)
+            Task.detached { ran.signal() }
+            if ran.wait(timeout: .now() + 5) == .timedOut { print("cooperative-pool-wedged") }
+            didNotTrap()
+        },
     ]
 }
 

@@ -354,8 +354,11 @@ final class ValidationProbe: @unchecked Sendable {
     static func parkInTask(_ error: ResolutionError) {
         // Not on the main actor (a task hops there, with its task-locals), whose thread must never park.
         guard let (probe, index, done) = runningCheck.get(), !MainActorCheck.isOnMainActor else { return }
-        // Where the runtime has no task executors, the task may run on the cooperative pool.
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else { return }
+        // Where the runtime has no task executors, the task may run on the cooperative pool; so does a
+        // `Task {}` its factory started, which has its task-locals but not its executor.
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+            withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) != nil
+        else { return }
         Resolution.lock.lock()
         // Only while its check runs (a task it started may outlive it), or goes on after validate() stopped
         // waiting for it (cancelled or late: listed as not checked, which stays), and never where this

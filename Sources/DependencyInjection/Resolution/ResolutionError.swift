@@ -111,6 +111,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var existentialArgument: (given: String, expected: String)?
         /// The property wrapper whose resolve failed, as `file:line` of its declaration.
         var declaration: String?
+        /// A cycle that closes at such a wrapper's own resolve: its owner is on the cycle.
+        var isWrapperCycle = false
         /// For ``Reason/factoryFailed``: what threw.
         var thrower = Thrower.factory
         /// A cycle through an async factory, which no `onResolve` action can break.
@@ -284,7 +286,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// The same error, reached through `step` first (the async factory whose code asked).
     func reached(through step: String) -> ResolutionError {
-        path.contains(step) ? self : reached(through: [step])
+        path.first == step ? self : reached(through: [step])
     }
 
     /// The same error, reached through `steps` first (a resolution that needs a registration whose
@@ -361,7 +363,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .dependencyCycle where details.isNewWithActions:
             "register \(subject) as Graph or Shared, not New: the cycle runs through its onResolve action, where "
                 + "what the action resolves gets a new one (whose action runs again), not the one it completes."
-        case .dependencyCycle where details.declaration != nil:
+        case .dependencyCycle where details.isWrapperCycle:
             "break the cycle: declare one side's property @LazyInject, which resolves it when first read, "
                 + "once both are made (not in init)."
         case .dependencyCycle:

@@ -100,4 +100,13 @@ import Testing
         #expect(run.stdout.contains("not checked, await validate() was cancelled"), "\(run.stdout)")
         #expect(run.stdout.contains("did-not-trap"), "\(run.stdout)")
     }
+
+    /// The same, where what fails is a `Task {}` the check's factory started (the check's
+    /// task-locals, not its executor): it traps with its message, as anywhere, and never parks a
+    /// thread of the cooperative pool.
+    @Test func aTaskACancelledChecksFactoryStartedNeverParksTheCooperativePool() async throws {
+        let run = try await TrapRun.run("cancelledValidateThenATaskItsCheckStartedFails", timeout: 30)
+        #expect(!run.stdout.contains("cooperative-pool-wedged"), "\(run.stdout)")
+        #expect(run.trapped && run.stderr.contains("No registration for 'AppConfiguration'"), "\(run.stderr)")
+    }
 }

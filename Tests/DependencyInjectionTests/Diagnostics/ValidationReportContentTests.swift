@@ -24,6 +24,10 @@ private final class ReportAsyncBanner: @unchecked Sendable {  // (made once, rea
     @Inject var missing: ReportMissing
     init() {}
 }
+private protocol ReportRecommender: AnyObject {}
+private final class ReportShelf {
+    @Inject(file: "App/Registrations.swift", line: 120) var recommender: ReportRecommender
+}
 private final class ReportFlags: Sendable { init(missing: ReportMissing) {} }
 private final class ReportDashboard { init(flags: ReportFlags) {} }
 extension DIScope {
@@ -129,5 +133,13 @@ extension DIScope {
         let problem = try #require(report.problems.first, "\(report)")
         let place = "DependencyInjectionTests/ValidationReportContentTests.swift:\(#line - 3)"
         #expect(problem.description.hasSuffix("\n    Registered at \(place)."), "\(report)")
+    }
+
+    // Even where the message names another line that begins with the same digits.
+    @Test func aFailedRegistrationSaysWhereItWasRegisteredBesideALongerLineNumber() throws {
+        let box = DIContainer()
+        box.register { Shared(ReportShelf.init, fileID: "App/Registrations.swift", line: 12) }
+        let problem = try #require(box.validate().problems.first)
+        #expect(problem.description.contains("Registered at App/Registrations.swift:12."), "\(problem)")
     }
 }

@@ -17,6 +17,15 @@ private final class Audit { init(ledger: Ledger) {} }
 private final class Archive { init(ledger: Ledger) {} }
 private final class Left { @Inject var right: Right }
 private final class Right { @Inject var left: Left }
+private final class AsyncLeft: @unchecked Sendable {  // (made once, read by nobody else)
+    @Inject var right: AsyncRight
+}
+private final class AsyncRight: @unchecked Sendable {
+    @Inject var left: AsyncLeft
+}
+private final class Dashboard { @Inject var motor: Motor }
+private final class Motor { init(gearbox: Gearbox) {} }
+private final class Gearbox { init(motor: Motor) {} }
 
 /// How the factories of a cycle get each other.
 enum CycleFactoryKind: String, CaseIterable, Sendable {
@@ -198,5 +207,33 @@ enum CycleFactoryKind: String, CaseIterable, Sendable {
         #expect(
             problem.description.contains("To fix, break the cycle: declare one side's property @LazyInject"),
             "\(report)")
+    }
+
+    // The same through an async factory's object: each side's path starts with itself.
+    @Test func eachSideOfACycleThroughAnAsyncFactorysObjectHasThePathAResolveOfItTakes() async {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async in AsyncLeft() }
+            New(AsyncRight.init)
+        }
+        let report = await box.validate()
+        #expect(
+            report.problems.map(\.error.path) == [
+                ["AsyncLeft", "AsyncRight", "AsyncLeft"], ["AsyncRight", "AsyncLeft", "AsyncRight"],
+            ], "\(report)")
+    }
+
+    // A wrapper that reaches a cycle of initializers is not on it: the lazy hint is not the fix.
+    @Test func aCycleAWrapperOnlyReachesKeepsTheUsualHint() throws {
+        let box = DIContainer()
+        box.register {
+            New(Dashboard.init)
+            Shared(Motor.init)
+            Shared(Gearbox.init)
+        }
+        let report = box.validate()
+        let problem = try #require(report.problems.first { $0.registration == "Dashboard" }, "\(report)")
+        #expect(!problem.description.contains("@LazyInject"), "\(problem)")
+        #expect(problem.description.contains("onResolve"), "\(problem)")
     }
 }
