@@ -252,11 +252,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// A registration isolated to the dependency's actor of an isolation conflict, as it can be written
     /// (a global actor's closure that takes a resolver is an async one; a main-actor one throws, so that
-    /// `validate()` checks it).
+    /// `validate()` checks it), with its lifetime (unknown where `servedLifetime` is the dependency's).
     private var isolatedForm: String {
         let actor = details.conflictActor ?? "MainActor"
+        let lifetime = details.servedThrough == nil ? details.servedLifetime : "Shared"
         return actor == "MainActor"
-            ? "Shared { @MainActor resolve throws in … }" : "Shared { @\(actor) resolve async in … }"
+            ? "\(lifetime) { @MainActor resolve throws in … }" : "\(lifetime) { @\(actor) resolve async in … }"
     }
 
     /// For an isolation conflict through an `as:` alias: the alias the registration asks for.

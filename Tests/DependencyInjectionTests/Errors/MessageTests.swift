@@ -251,6 +251,18 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         #expect(fixedReport.isValid && fixedReport.unchecked.isEmpty && fixedReport.validCount == 2, "\(fixedReport)")
     }
 
+    /// The isolated form keeps the registration's lifetime: a `New` is not made a `Shared`.
+    @Test func theIsolatedFormKeepsTheRegistrationsLifetime() async throws {
+        let box = DIContainer()
+        box.register {
+            New { @MessagesActor in MessagesLedger() }
+            New { resolve in try MessagesBook(ledger: resolve.tryResolve()) }
+        }
+        let report = await box.validate()
+        let message = try #require(report.problems.first, "\(report)").error.description
+        #expect(message.contains("(New { @MessagesActor resolve async in … })"), "\(message)")
+    }
+
     /// Two isolation conflicts of one registration: each fix names its own dependency's actor and form.
     @Test func twoIsolationConflictsEachGiveTheirOwnFix() async throws {
         let box = DIContainer()
