@@ -280,29 +280,15 @@ var validateTrustScenarios: [String: () -> Void] {
         // An `await validate()` cancelled while an async check that ignores cancellation waits; the
         // check goes on once validate() has returned, and its non-throwing resolve() fails.
         "cancelledValidateThenItsCheckFails": {
-            let (waiting, goOn) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let check = CancelledCheck()
             let box = DIContainer()
             box.register {
                 Shared { resolve async in
-                    await withCheckedContinuation { (wait: CheckedContinuation<Void, Never>) in
-                        waiting.signal()
-                        DispatchQueue.global().async {
-                            goOn.wait()
-                            wait.resume()
-                        }
-                    }
+                    await check.waitForTheCancel()
                     return CancelledCheckService(config: resolve())
                 }
             }
-            let returned = DispatchSemaphore(value: 0)
-            let validation = Task.detached {
-                print(await box.validate())
-                returned.signal()
-            }
-            waiting.wait()
-            validation.cancel()
-            returned.wait()
-            goOn.signal()
+            check.validateAndCancel(box)
             // The failure comes at once once the check goes on: a second without a trap is the pass.
             usleep(1_000_000)
             didNotTrap()
@@ -310,17 +296,11 @@ var validateTrustScenarios: [String: () -> Void] {
         // As above, but what fails is a `Task {}` the check's factory started: it has the check's
         // task-locals, not its executor, and runs on the cooperative pool, which must not park.
         "cancelledValidateThenATaskItsCheckStartedFails": {
-            let (waiting, goOn) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let check = CancelledCheck()
             let box = DIContainer()
             box.register {
                 Shared { _ async in
-                    await withCheckedContinuation { (wait: CheckedContinuation<Void, Never>) in
-                        waiting.signal()
-                        DispatchQueue.global().async {
-                            goOn.wait()
-                            wait.resume()
-                        }
-                    }
+                    await check.waitForTheCancel()
                     // More tasks than the pool has threads, each failing in a non-throwing resolve().
                     for _ in 0...ProcessInfo.processInfo.activeProcessorCount {
                         Task { _ = box.resolve(AppConfiguration.self) }
@@ -329,15 +309,7 @@ var validateTrustScenarios: [String: () -> Void] {
                     return CancelledCheckService(config: AppConfigurationImpl())
                 }
             }
-            let returned = DispatchSemaphore(value: 0)
-            let validation = Task.detached {
-                print(await box.validate())
-                returned.signal()
-            }
-            waiting.wait()
-            validation.cancel()
-            returned.wait()
-            goOn.signal()
+            check.validateAndCancel(box)
             usleep(1_000_000)
             // Is the cooperative pool still running tasks?
             let ran = DispatchSemaphore(value: 0)
@@ -350,3 +322,33 @@ var validateTrustScenarios: [String: () -> Void] {
 
 final class RemoteConfigHolder { init(payments: Payments) {} }
 final class CancelledCheckService: Sendable { init(config: AppConfiguration) {} }
+
+/// An `await validate()` cancelled while its one check waits, ignoring cancellation; the check goes
+/// on once `validate()` has returned.
+final class CancelledCheck: Sendable {
+    private let (waiting, goOn) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+
+    /// In the check's factory: waits until `validateAndCancel` lets it go on.
+    func waitForTheCancel() async {
+        await withCheckedContinuation { (wait: CheckedContinuation<Void, Never>) in
+            waiting.signal()
+            DispatchQueue.global().async {
+                self.goOn.wait()
+                wait.resume()
+            }
+        }
+    }
+
+    /// Prints the report of `box`'s `validate()`, cancelled once the check waits, and lets the check go on.
+    func validateAndCancel(_ box: DIContainer) {
+        let returned = DispatchSemaphore(value: 0)
+        let validation = Task.detached {
+            print(await box.validate())
+            returned.signal()
+        }
+        waiting.wait()
+        validation.cancel()
+        returned.wait()
+        goOn.signal()
+    }
+}
