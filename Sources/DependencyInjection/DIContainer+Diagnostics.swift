@@ -213,7 +213,7 @@ extension DIContainer {
                     $0.conflictActor = isAsyncOnly ? nil : isolation.actorName ?? "MainActor"
                     $0.conflictKey = key
                     // The fix makes the registration's factory async: as written, with its lifetime.
-                    $0.servedLifetime = mine.writtenLifetime
+                    ($0.servedLifetime, $0.conflictLifetime) = (mine.writtenLifetime, mine.writtenLifetime)
                     // Only through an alias of a main-actor Shared: the fix is to make it as the alias.
                     guard their.spec.lifetime == .shared, isolation.isMainActor,
                         let implementation = their.servedThrough(as: key)

@@ -157,8 +157,11 @@ public final class DIContainer: @unchecked Sendable {
         let deferred = Resolution.lock.withLock { () -> Bool in
             let failure = error.with {
                 $0.declaration = "\(file):\(line)"
-                // The cycle closed at this resolve (one step past the owner being made), or below at another wrapper's.
-                $0.isWrapperCycle = $0.isWrapperCycle || $0.path.count == Resolution.state.path.count + 1
+                // The owner being made is on the cycle (it closed at this resolve, or beyond it), or a
+                // wrapper's owner below is (`isWrapperCycle` set there already).
+                if case .dependencyCycle(let cycle) = $0.reason, let owner = Resolution.state.path.last {
+                    $0.isWrapperCycle = $0.isWrapperCycle || cycle.contains(owner)
+                }
             }
             if let top = Resolution.state.frames.last, top.step != nil {
                 // Also where the resolve will be made again on the main actor (`asksForMainActor`): the

@@ -317,6 +317,27 @@ var validateTrustScenarios: [String: () -> Void] {
             if ran.wait(timeout: .now() + 5) == .timedOut { print("cooperative-pool-wedged") }
             didNotTrap()
         },
+        // Checks whose factories prefer the global concurrent executor (a task executor, not
+        // validate()'s own) fail in a non-throwing resolve(): they must not park the cooperative pool.
+        "aCheckOnTheGlobalConcurrentExecutorFails": {
+            let box = DIContainer()
+            box.register {
+                for index in 0...ProcessInfo.processInfo.activeProcessorCount {
+                    Shared { (resolve: Resolver) async in
+                        await withTaskExecutorPreference(globalConcurrentExecutor) {
+                            CancelledCheckService(config: resolve() as AppConfiguration)
+                        }
+                    }.named("\(index)")
+                }
+            }
+            let returned = DispatchSemaphore(value: 0)
+            Task.detached {
+                print(await box.validate())
+                returned.signal()
+            }
+            if returned.wait(timeout: .now() + 10) == .timedOut { print("cooperative-pool-wedged") }
+            didNotTrap()
+        },
     ]
 }
 

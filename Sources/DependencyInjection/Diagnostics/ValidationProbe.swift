@@ -283,7 +283,7 @@ final class ValidationProbe: @unchecked Sendable {
             // Off the cooperative pool where it can be: a failure there parks the thread it runs on.
             let task =
                 if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-                    Task.detached(executorPreference: ProbeExecutor(), operation: operation)
+                    Task.detached(executorPreference: ProbeExecutor.shared, operation: operation)
                 } else {
                     Task.detached(operation: operation)
                 }
@@ -355,9 +355,9 @@ final class ValidationProbe: @unchecked Sendable {
         // Not on the main actor (a task hops there, with its task-locals), whose thread must never park.
         guard let (probe, index, done) = runningCheck.get(), !MainActorCheck.isOnMainActor else { return }
         // Where the runtime has no task executors, the task may run on the cooperative pool; so does a
-        // `Task {}` its factory started, which has its task-locals but not its executor.
+        // `Task {}` its factory started (task-locals, no executor), and one preferring another executor.
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) != nil
+            withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) == ProbeExecutor.shared.asUnownedTaskExecutor()
         else { return }
         Resolution.lock.lock()
         // Only while its check runs (a task it started may outlive it), or goes on after validate() stopped
@@ -406,9 +406,11 @@ final class ValidationProbe: @unchecked Sendable {
 }
 
 /// Runs each job of `validate()`'s task on a new thread of the library's own (a task runs one job
-/// at a time; a default actor's code runs on its task's preferred executor too).
+/// at a time; a default actor's code runs on its task's preferred executor too). One for every
+/// check: `parkInTask` parks only a task that prefers it.
 @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
 private final class ProbeExecutor: TaskExecutor {
+    static let shared = ProbeExecutor()
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         DetachedThread.start { job.runSynchronously(on: self.asUnownedTaskExecutor()) }

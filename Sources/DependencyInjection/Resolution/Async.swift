@@ -221,7 +221,7 @@ extension DIContainer {
         let names = cycle.before.map(\.requested.displayName) + [requested.displayName]
         return ResolutionError(
             reason: .dependencyCycle(cycle: names + cycle.after.map(\.requested.displayName)), key: requested,
-            path: chain.map(\.requested.displayName) + [requested.displayName]
+            path: [asking.requested.displayName, requested.displayName]  // each outer run adds itself
         ).with { $0.isAsyncCycle = true }
     }
 

@@ -98,6 +98,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var conflictKey: Key?
         /// For an isolation conflict: the dependency's actor; `nil` for a nonisolated async factory's.
         var conflictActor: String? = "MainActor"
+        /// For an isolation conflict: the registration's lifetime as written (that of its isolated form).
+        var conflictLifetime = "Shared"
         /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
         /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
@@ -252,12 +254,12 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     /// A registration isolated to the dependency's actor of an isolation conflict, as it can be written
     /// (a global actor's closure that takes a resolver is an async one; a main-actor one throws, so that
-    /// `validate()` checks it), with its lifetime (unknown where `servedLifetime` is the dependency's).
+    /// `validate()` checks it), with its lifetime.
     private var isolatedForm: String {
         let actor = details.conflictActor ?? "MainActor"
-        let lifetime = details.servedThrough == nil ? details.servedLifetime : "Shared"
         return actor == "MainActor"
-            ? "\(lifetime) { @MainActor resolve throws in … }" : "\(lifetime) { @\(actor) resolve async in … }"
+            ? "\(details.conflictLifetime) { @MainActor resolve throws in … }"
+            : "\(details.conflictLifetime) { @\(actor) resolve async in … }"
     }
 
     /// For an isolation conflict through an `as:` alias: the alias the registration asks for.

@@ -109,4 +109,12 @@ import Testing
         #expect(!run.stdout.contains("cooperative-pool-wedged"), "\(run.stdout)")
         #expect(run.trapped && run.stderr.contains("No registration for 'AppConfiguration'"), "\(run.stderr)")
     }
+
+    /// The same where the check's own factory prefers the global concurrent executor: a task
+    /// executor, but not validate()'s own; it traps with its message, the pool never parks.
+    @Test func aCheckOnTheGlobalConcurrentExecutorNeverParksTheCooperativePool() async throws {
+        let run = try await TrapRun.run("aCheckOnTheGlobalConcurrentExecutorFails", timeout: 30)
+        #expect(!run.stdout.contains("cooperative-pool-wedged"), "\(run.stdout)")
+        #expect(run.trapped && run.stderr.contains("No registration for 'AppConfiguration'"), "\(run.stderr)")
+    }
 }

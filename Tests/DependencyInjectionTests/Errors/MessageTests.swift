@@ -263,6 +263,18 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         #expect(message.contains("(New { @MessagesActor resolve async in … })"), "\(message)")
     }
 
+    /// And so does the form an alias's conflict suggests (where the fix's other form names the dependency's).
+    @Test func theIsolatedFormOfAnAliasConflictKeepsTheRegistrationsLifetime() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self)
+            New { resolve throws in MessagesSwatch(palette: try resolve.tryResolve()) }
+        }
+        let report = await box.validate()
+        let problem = try #require(report.problems.first { $0.registration == "MessagesSwatch" }, "\(report)")
+        #expect(problem.error.description.contains("(New { @MainActor resolve throws in … })"), "\(problem)")
+    }
+
     /// Two isolation conflicts of one registration: each fix names its own dependency's actor and form.
     @Test func twoIsolationConflictsEachGiveTheirOwnFix() async throws {
         let box = DIContainer()

@@ -283,11 +283,56 @@ func thrownError(_ body: () async throws -> Void) async -> ResolutionError? {
 
 private final class CancelledWaitA: Sendable {}
 private final class CancelledWaitB: Sendable {}
+private final class OuterRun: Sendable {}
+private final class InnerA: Sendable {}
+private final class InnerB: Sendable {}
+private final class AsksForItself: Sendable {}
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncCycleTests {
     // Factories resolve through the static API: while an async factory runs, its container is
     // current (capturing `box` would make a reference cycle: box, its factory, box).
+
+    /// A cycle of async runs below an outer run: the path goes through the outer run once.
+    @Test func anAsyncCycleBelowAnOuterRunKeepsItsPath() async {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> OuterRun in
+                _ = try await DIContainer.resolveAsync(InnerA.self)
+                return OuterRun()
+            }
+            Shared { _ async throws -> InnerA in
+                _ = try await DIContainer.resolveAsync(InnerB.self)
+                return InnerA()
+            }
+            Shared { _ async throws -> InnerB in
+                _ = try await DIContainer.resolveAsync(InnerA.self)
+                return InnerB()
+            }
+        }
+        let error = await thrownError { _ = try await box.resolveAsync(OuterRun.self) }
+        #expect(error?.reason == .dependencyCycle(cycle: ["InnerA", "InnerB", "InnerA"]))
+        #expect(error?.path == ["OuterRun", "InnerA", "InnerB", "InnerA"], "\(String(describing: error))")
+    }
+
+    @Test func anAsyncRunAskingForItselfBelowAnOuterRunKeepsItsPath() async {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> OuterRun in
+                _ = try await DIContainer.resolveAsync(AsksForItself.self)
+                return OuterRun()
+            }
+            Shared { _ async throws -> AsksForItself in
+                _ = try await DIContainer.resolveAsync(AsksForItself.self)
+                return AsksForItself()
+            }
+        }
+        let error = await thrownError { _ = try await box.resolveAsync(OuterRun.self) }
+        #expect(error?.path == ["OuterRun", "AsksForItself", "AsksForItself"], "\(String(describing: error))")
+        let report = await box.validate()
+        let outer = report.problems.first { $0.registration == "OuterRun" }
+        #expect(outer?.error.path == ["OuterRun", "AsksForItself", "AsksForItself"], "\(report)")
+    }
     /// A wait that its task's cancellation ended is forgotten: a run that then asks for the
     /// service of the run that waited waits for it, and is no cycle.
     @Test func aWaitEndedByCancellationLeavesNoCycleBehind() async throws {

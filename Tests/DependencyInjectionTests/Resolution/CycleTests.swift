@@ -24,6 +24,8 @@ private final class AsyncRight: @unchecked Sendable {
     @Inject var left: AsyncLeft
 }
 private final class Dashboard { @Inject var motor: Motor }
+private final class Kettle { @Inject var stove: Stove }
+private final class Stove { init(kettle: Kettle) {} }
 private final class Motor { init(gearbox: Gearbox) {} }
 private final class Gearbox { init(motor: Motor) {} }
 
@@ -235,5 +237,18 @@ enum CycleFactoryKind: String, CaseIterable, Sendable {
         let problem = try #require(report.problems.first { $0.registration == "Dashboard" }, "\(report)")
         #expect(!problem.description.contains("@LazyInject"), "\(problem)")
         #expect(problem.description.contains("onResolve"), "\(problem)")
+    }
+
+    // A cycle of a wrapper and an initializer's parameter: the wrapper's owner is on it, so making
+    // the wrapper lazy breaks it, whichever side is reported.
+    @Test func aCycleOfAWrapperAndAnInitializerSaysToMakeTheWrapperLazy() throws {
+        let box = DIContainer()
+        box.register {
+            Shared { Kettle() }
+            Shared(Stove.init)
+        }
+        let report = box.validate()
+        #expect(report.problems.count == 2, "\(report)")
+        for problem in report.problems { #expect(problem.description.contains("@LazyInject"), "\(problem)") }
     }
 }
