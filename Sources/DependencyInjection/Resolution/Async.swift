@@ -219,9 +219,11 @@ extension DIContainer {
         }
         guard let cycle else { return nil }
         let names = cycle.before.map(\.requested.displayName) + [requested.displayName]
+        // The path: this run, what it asks for, and the waits that close the cycle; each outer run adds
+        // itself as the error leaves it (`reached(through:)`).
         return ResolutionError(
             reason: .dependencyCycle(cycle: names + cycle.after.map(\.requested.displayName)), key: requested,
-            path: [asking.requested.displayName, requested.displayName]  // each outer run adds itself
+            path: [asking.requested.displayName, requested.displayName] + cycle.after.map(\.requested.displayName)
         ).with { $0.isAsyncCycle = true }
     }
 

@@ -446,9 +446,12 @@ extension DIContainer {
         // factory runs once per validate()); an async one too, which is not "not made yet" then.
         if let failure = entry.state.validationFailure { throw failure.reached(through: Resolution.state.path) }
         guard case .sync(let make) = entry.spec.factory.make else {
-            // Asked for by what its own async run is making: a cycle, not something to await.
-            if let run = AsyncMaking.running?.chain.first(where: { $0.entry === entry }) {
-                let cycle = [run.requested.displayName] + Resolution.state.path + [requested.displayName]
+            // Asked for by what its own async run (or one that asked for it) is making: a cycle, not
+            // something to await. It goes through every run from that one on (outermost first).
+            let runs = Array(AsyncMaking.running?.chain.reversed() ?? [])
+            if let start = runs.firstIndex(where: { $0.entry === entry }) {
+                let steps = runs[start...].map(\.requested.displayName) + Resolution.state.path
+                let cycle = steps + [requested.displayName]
                 throw error(.dependencyCycle(cycle: cycle), for: requested).with { $0.isAsyncCycle = true }
             }
             let actor = awaitsMainActor ? nil : entry.spec.factory.isolation.actorName

@@ -287,6 +287,11 @@ private final class OuterRun: Sendable {}
 private final class InnerA: Sendable {}
 private final class InnerB: Sendable {}
 private final class AsksForItself: Sendable {}
+private final class TwoTaskX: Sendable {}
+private final class TwoTaskY: Sendable {}
+private final class SyncBelowOuter: Sendable {}
+private final class SyncBelowMiddle: Sendable {}
+private final class SyncBelowPlain: Sendable {}
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncCycleTests {
@@ -313,6 +318,58 @@ struct AsyncCycleTests {
         let error = await thrownError { _ = try await box.resolveAsync(OuterRun.self) }
         #expect(error?.reason == .dependencyCycle(cycle: ["InnerA", "InnerB", "InnerA"]))
         #expect(error?.path == ["OuterRun", "InnerA", "InnerB", "InnerA"], "\(String(describing: error))")
+    }
+
+    /// Task one makes X, which awaits Y; task two makes Y, which awaits X: whichever side finds the
+    /// cycle, each side's path closes it.
+    @Test func aCycleAcrossTwoTasksHasAClosedPathOnBothSides() async throws {
+        let (xAsks, yStarted) = (AsyncGate(), AsyncGate())
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> TwoTaskX in
+                await xAsks.pass()  // once task two makes Y
+                _ = try await DIContainer.resolveAsync(TwoTaskY.self)
+                return TwoTaskX()
+            }
+            Shared { _ async throws -> TwoTaskY in
+                await yStarted.pass()
+                _ = try await DIContainer.resolveAsync(TwoTaskX.self)
+                return TwoTaskY()
+            }
+        }
+        await yStarted.open()
+        let first = Task { await thrownError { _ = try await box.resolveAsync(TwoTaskX.self) } }
+        await xAsks.firstArrival()
+        let second = Task { await thrownError { _ = try await box.resolveAsync(TwoTaskY.self) } }
+        await yStarted.firstArrival()
+        await xAsks.open()
+        let (x, y) = await (first.value, second.value)
+        #expect(x?.path == ["TwoTaskX", "TwoTaskY", "TwoTaskX"], "\(String(describing: x))")
+        #expect(y?.path == ["TwoTaskY", "TwoTaskX", "TwoTaskY"], "\(String(describing: y))")
+    }
+
+    /// Outer (async) -> Middle (async) -> Plain (synchronous, resolved by Middle's resolveAsync) -> Outer:
+    /// the cycle names every run on it, as its path does.
+    @Test func aCycleClosedByASynchronousFactoryNamesEveryRunOnIt() async {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> SyncBelowOuter in
+                _ = try await DIContainer.resolveAsync(SyncBelowMiddle.self)
+                return SyncBelowOuter()
+            }
+            Shared { _ async throws -> SyncBelowMiddle in
+                _ = try await DIContainer.resolveAsync(SyncBelowPlain.self)
+                return SyncBelowMiddle()
+            }
+            Shared { resolve throws -> SyncBelowPlain in
+                _ = try resolve.tryResolve(SyncBelowOuter.self)
+                return SyncBelowPlain()
+            }
+        }
+        let error = await thrownError { _ = try await box.resolveAsync(SyncBelowOuter.self) }
+        let steps = ["SyncBelowOuter", "SyncBelowMiddle", "SyncBelowPlain", "SyncBelowOuter"]
+        #expect(error?.reason == .dependencyCycle(cycle: steps), "\(String(describing: error))")
+        #expect(error?.path == steps, "\(String(describing: error))")
     }
 
     @Test func anAsyncRunAskingForItselfBelowAnOuterRunKeepsItsPath() async {
