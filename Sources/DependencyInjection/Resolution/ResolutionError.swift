@@ -113,7 +113,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var existentialArgument: (given: String, expected: String)?
         /// The property wrapper whose resolve failed, as `file:line` of its declaration.
         var declaration: String?
-        /// A cycle that closes at such a wrapper's own resolve: its owner is on the cycle.
+        /// A cycle that such a wrapper's owner is on: making the wrapper lazy breaks it.
         var isWrapperCycle = false
         /// For ``Reason/factoryFailed``: what threw.
         var thrower = Thrower.factory
