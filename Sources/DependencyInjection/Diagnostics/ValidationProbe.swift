@@ -360,9 +360,9 @@ final class ValidationProbe: @unchecked Sendable {
             withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) == ProbeExecutor.shared.asUnownedTaskExecutor()
         else { return }
         Resolution.lock.lock()
-        // Only while its check runs (a task it started may outlive it), or goes on after validate() stopped
-        // waiting for it (cancelled or late: listed as not checked, which stays), and never where this
-        // thread runs an actor's code (a global actor's resolve: parking would wedge that actor).
+        // Only while its check runs, or goes on after validate() stopped waiting for it (cancelled or
+        // late: listed as not checked, which stays), not once its outcome is recorded, and never where
+        // this thread runs an actor's code (a global actor's resolve: parking would wedge that actor).
         let gaveUp = if case .unchecked? = probe.outcomes[index] { true } else { false }
         guard probe.outcomes[index] == nil || gaveUp, Resolution.state.runningActor == nil else {
             return Resolution.lock.unlock()
