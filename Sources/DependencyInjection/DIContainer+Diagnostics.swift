@@ -73,8 +73,9 @@ extension DIContainer {
     /// of the library's own, which reports the failure and parks for good (Swift cannot unwind
     /// through the factory); at most 64 such threads park per process, then such factories are
     /// listed as unchecked. On an actor, where it runs factories inline, a failing static
-    /// `DIContainer.resolve()` in one still traps. Actors and async factories that do not finish
-    /// within 10 seconds are listed as unchecked too. Run it in a test or at startup of a debug
+    /// `DIContainer.resolve()` in one still traps, as does a non-throwing `resolve()` failing in a
+    /// `Task {}` a factory started (not a thread of the library's). Actors and async factories not
+    /// finished 10 seconds after it began (for all of them together) are listed as unchecked too. Run it in a test or at startup of a debug
     /// build, not on a hot path.
     public func validate(isolation: isolated (any Actor)? = #isolation) -> ValidationReport {
         validate(blocking: MainActorCheck.isOnMainActor ? .mainActor : .init(isolation))

@@ -303,7 +303,7 @@ final class ValidationProbe: @unchecked Sendable {
             }
             if cancelled { return }
             guard timedOut else { continue }
-            let late = "its actor or async factory did not finish within \(Self.actorTimeout) s"
+            let late = "its actor or async factory had not finished \(Self.actorTimeout) s after validate() began"
             Resolution.lock.withLock {
                 for index in indices where outcomes[index] == nil { outcomes[index] = .unchecked(late) }
             }
