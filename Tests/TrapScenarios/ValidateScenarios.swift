@@ -338,6 +338,25 @@ var validateTrustScenarios: [String: () -> Void] {
             if returned.wait(timeout: .now() + 10) == .timedOut { print("cooperative-pool-wedged") }
             didNotTrap()
         },
+        // Child tasks of one check (two `async let`s, a task group of four) fail at once in a
+        // non-throwing resolve(): the first records the check's failure, and each of them parks.
+        "aCheckWhoseChildTasksFailTogether": {
+            let box = DIContainer()
+            box.register {
+                Shared { (resolve: Resolver) async in
+                    async let first: AppConfiguration = resolve()
+                    async let second: AppConfiguration = resolve()
+                    return CancelledCheckService(config: await (first, second).0)
+                }.named("async let")
+                Shared { (resolve: Resolver) async in
+                    await withTaskGroup(of: Void.self) { group in
+                        for _ in 0..<4 { group.addTask { _ = resolve() as AppConfiguration } }
+                    }
+                    return CancelledCheckService(config: AppConfigurationImpl())
+                }.named("task group")
+            }
+            awaiting { print(await box.validate()) }
+        },
     ]
 }
 

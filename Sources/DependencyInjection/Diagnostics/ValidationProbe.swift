@@ -223,7 +223,9 @@ final class ValidationProbe: @unchecked Sendable {
     /// Records a failure; what needs the registration later fails at once (unless it only waited for an actor).
     private func record(_ error: ResolutionError, at index: Int) {
         outcomes[index] = .failed(error)
-        if !error.waitsForAnActor { items[index].entry?.state.validationFailure = error }
+        if !error.waitsForAnActor {
+            items[index].entry?.state.validationFailure = error.with { $0.isReachedAgain = true }
+        }
     }
 
     /// Probes `indices` in order on threads of the library's own, a new one whenever one parks.
@@ -360,16 +362,14 @@ final class ValidationProbe: @unchecked Sendable {
             withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) == ProbeExecutor.shared.asUnownedTaskExecutor()
         else { return }
         Resolution.lock.lock()
-        // Only while its check runs, or goes on after validate() stopped waiting for it (cancelled or
-        // late: listed as not checked, which stays), not once its outcome is recorded, and never where
-        // this thread runs an actor's code (a global actor's resolve: parking would wedge that actor).
-        let gaveUp = if case .unchecked? = probe.outcomes[index] { true } else { false }
-        guard probe.outcomes[index] == nil || gaveUp, Resolution.state.runningActor == nil else {
-            return Resolution.lock.unlock()
-        }
+        // A task of the check (its own, or a child: none outlives it), also once validate() stopped waiting
+        // for it (cancelled or late: listed as not checked, which stays), or once a sibling child parked; never
+        // where this thread runs an actor's code (a global actor's resolve: parking would wedge that actor).
+        guard Resolution.state.runningActor == nil else { return Resolution.lock.unlock() }
         probe.abandonResolution()
         Resolution.lock.lock()
-        if !gaveUp { probe.record(error, at: index) }
+        // The first failure is the outcome (a sibling child task of the check may park with one first).
+        if probe.outcomes[index] == nil { probe.record(error, at: index) }
         // The runs this task was part of end with the failure, so what waits for them goes on.
         let runs = AsyncMaking.current.get()?.chain ?? []
         for run in runs { run.abandon(with: error) }

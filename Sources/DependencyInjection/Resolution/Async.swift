@@ -213,6 +213,8 @@ extension DIContainer {
                     cycle = (chain[start...], Array(walk.dropFirst()))
                 }
                 for wait in Resolution.state.asyncWaits where wait.waiter.chain.contains(where: { $0 === run }) {
+                    // With the runs between `run` and the one that waits (asked for in turn, in its task).
+                    let walk = walk + wait.waiter.chain.prefix { $0 !== run }.reversed()
                     if reached.insert(ObjectIdentifier(wait.target)).inserted { walks.append(walk + [wait.target]) }
                 }
             }
@@ -393,7 +395,7 @@ final class AsyncMaking: @unchecked Sendable {
     /// A `validate()` probe parked this run's task: what waits for it, and what asks for its entry
     /// later in that validation, fails with `error`. Lock held.
     func abandon(with error: ResolutionError) {
-        entry?.state.validationFailure = error
+        entry?.state.validationFailure = error.with { $0.isReachedAgain = true }
         if entry?.making === self { entry?.making = nil }
     }
 

@@ -119,6 +119,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var thrower = Thrower.factory
         /// A cycle through an async factory, which no `onResolve` action can break.
         var isAsyncCycle = false
+        /// A failure `validate()` kept, thrown again where it is reached: a path added to it stops at its first repeat.
+        var isReachedAgain = false
         /// A cycle that an `onResolve` action of a `New` registration begins: its resolve makes a new one.
         var isNewWithActions = false
         /// For an argument mismatch: an `eager()` registration, which its register call makes without arguments.
@@ -298,7 +300,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         guard !steps.isEmpty else { return self }
         var (path, seen) = (steps + self.path, Set<String>())
         // A cycle reached again: the path a resolve of the first step takes stops at its first repeat.
-        if case .dependencyCycle = reason, let end = path.firstIndex(where: { !seen.insert($0).inserted }) {
+        if case .dependencyCycle = reason, details.isReachedAgain,
+            let end = path.firstIndex(where: { !seen.insert($0).inserted })
+        {
             path = Array(path[...end])
         }
         return with { $0.path = path }

@@ -117,4 +117,14 @@ import Testing
         #expect(!run.stdout.contains("cooperative-pool-wedged"), "\(run.stdout)")
         #expect(run.trapped && run.stderr.contains("No registration for 'AppConfiguration'"), "\(run.stderr)")
     }
+
+    /// Child tasks of one check (`async let`, a task group) that fail at once in a non-throwing
+    /// resolve() each park: the first failure is the check's, and the process goes on.
+    @Test func childTasksOfACheckFailingTogetherNeverEndTheProcess() async throws {
+        let run = try await TrapRun.run("aCheckWhoseChildTasksFailTogether", timeout: 30)
+        #expect(!run.trapped, "\(run.stderr)")
+        #expect(run.stdout.contains("did-not-trap"), "\(run.stdout)")
+        #expect(
+            run.stdout.components(separatedBy: "No registration for 'AppConfiguration'").count == 3, "\(run.stdout)")
+    }
 }

@@ -292,6 +292,11 @@ private final class TwoTaskY: Sendable {}
 private final class SyncBelowOuter: Sendable {}
 private final class SyncBelowMiddle: Sendable {}
 private final class SyncBelowPlain: Sendable {}
+private final class ThreeRunX: Sendable {}
+private final class ThreeRunY: Sendable {}
+private final class ThreeRunN: Sendable {}
+private final class ChildAboveA: Sendable {}
+private final class ChildAboveB: Sendable {}
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncCycleTests {
@@ -541,6 +546,72 @@ struct AsyncCycleTests {
             _ = try await box.resolveAsync(AsyncEgg.self)
             #expect(made.count == 1)
         }
+    }
+
+    /// Task one makes X, which asks for Y; task two makes Y, which asks for N (in its own task),
+    /// which asks for X: each side's cycle and path name every run on it, N included, whichever
+    /// task finds the cycle (the other then makes the rest itself and finds it in its own task).
+    @Test func aCycleAcrossTwoTasksNamesTheInnerRunsOfTheOtherTask() async {
+        let (xAsks, nAsks) = (AsyncGate(), AsyncGate())
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> ThreeRunX in
+                await xAsks.pass()  // once task two's N asks for X
+                _ = try await DIContainer.resolveAsync(ThreeRunY.self)
+                return ThreeRunX()
+            }
+            Shared { _ async throws -> ThreeRunY in
+                _ = try await DIContainer.resolveAsync(ThreeRunN.self)
+                return ThreeRunY()
+            }
+            Shared { _ async throws -> ThreeRunN in
+                await nAsks.pass()
+                _ = try await DIContainer.resolveAsync(ThreeRunX.self)
+                return ThreeRunN()
+            }
+        }
+        await nAsks.open()
+        let first = Task { await thrownError { _ = try await box.resolveAsync(ThreeRunX.self) } }
+        await xAsks.firstArrival()
+        let second = Task { await thrownError { _ = try await box.resolveAsync(ThreeRunY.self) } }
+        await nAsks.firstArrival()
+        await xAsks.open()
+        let (x, y) = await (first.value, second.value)
+        #expect(
+            x?.reason == .dependencyCycle(cycle: ["ThreeRunX", "ThreeRunY", "ThreeRunN", "ThreeRunX"]),
+            "\(String(describing: x))")
+        #expect(x?.path == ["ThreeRunX", "ThreeRunY", "ThreeRunN", "ThreeRunX"], "\(String(describing: x))")
+        #expect(y?.path == ["ThreeRunY", "ThreeRunN", "ThreeRunX", "ThreeRunY"], "\(String(describing: y))")
+    }
+
+    /// The parent's A and B need each other; the child's own A needs B (the parent's, whose A is the
+    /// parent's): the child's A is not on the cycle, and its path goes through the parent's A back to
+    /// B, as a synchronous resolve's does (the two A's share a name: the path is not cut at it).
+    @Test func aChildsServiceAboveAParentsAsyncCycleHasTheWholePath() async {
+        let parent = DIContainer()
+        parent.register {
+            Shared { _ async throws -> ChildAboveA in
+                _ = try await DIContainer.resolveAsync(ChildAboveB.self)
+                return ChildAboveA()
+            }
+            Shared { _ async throws -> ChildAboveB in
+                _ = try await DIContainer.resolveAsync(ChildAboveA.self)
+                return ChildAboveB()
+            }
+        }
+        let child = DIContainer(parent: parent)
+        child.register {
+            Shared { _ async throws -> ChildAboveA in
+                _ = try await DIContainer.resolveAsync(ChildAboveB.self)
+                return ChildAboveA()
+            }
+        }
+        let error = await thrownError { _ = try await child.resolveAsync(ChildAboveA.self) }
+        let whole = ["ChildAboveA", "ChildAboveB", "ChildAboveA", "ChildAboveB"]
+        #expect(error?.reason == .dependencyCycle(cycle: ["ChildAboveB", "ChildAboveA", "ChildAboveB"]))
+        #expect(error?.path == whole, "\(String(describing: error))")
+        let report = await child.validate()
+        #expect(report.problems.first { $0.registration == "ChildAboveA" }?.error.path == whole, "\(report)")
     }
 }
 
