@@ -141,7 +141,19 @@ extension DIContainer {
                 }
             }
             problems += wiring
+            problems += Resolution.lock.withLock { decoratorsOfNothing() }
             return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
+        }
+    }
+
+    /// Decorators of a type this container registers under no name (an `as:` alias counts): they never
+    /// run, as a decorator applies only to its container's registrations of its type. Lock held.
+    private func decoratorsOfNothing() -> [ValidationReport.Problem] {
+        registry.value.decorators.filter { decorator in !slots.contains { $0.key.typeID == decorator.type } }.map {
+            let error = ResolutionError(reason: .missingRegistration, key: Key($0.valueType, name: nil))
+            return .init(
+                registration: "Decorate(\(TypeName.of($0.valueType)).self)",
+                error: error.with { $0.decoratesNothing = true }, registeredAt: $0.site)
         }
     }
 
@@ -211,7 +223,10 @@ extension DIContainer {
                 registration: mine.summary, dependency: their.spec.summary)
             problems.append(
                 ResolutionError(reason: reason, key: entry.key).with {
-                    $0.conflictActor = isAsyncOnly ? nil : isolation.actorName ?? "MainActor"
+                    // Another actor's `New` is only awaited too, never made by a synchronous resolve on that actor.
+                    $0.conflictActor =
+                        isAsyncOnly || their.spec.lifetime != .shared && !isolation.isMainActor
+                        ? nil : isolation.actorName ?? "MainActor"
                     $0.conflictKey = key
                     // The fix makes the registration's factory async: as written, with its lifetime.
                     ($0.servedLifetime, $0.conflictLifetime) = (mine.writtenLifetime, mine.writtenLifetime)

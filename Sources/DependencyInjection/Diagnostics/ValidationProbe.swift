@@ -307,7 +307,10 @@ final class ValidationProbe: @unchecked Sendable {
             guard timedOut else { continue }
             let late = "its actor or async factory had not finished \(Self.actorTimeout) s after validate() began"
             Resolution.lock.withLock {
-                for index in indices where outcomes[index] == nil { outcomes[index] = .unchecked(late) }
+                for index in indices where outcomes[index] == nil {
+                    let place = items[index].entry.map { " (registered at \($0.spec.fileID):\($0.spec.line))" } ?? ""
+                    outcomes[index] = .unchecked(late + place)
+                }
             }
             return
         }
@@ -368,10 +371,12 @@ final class ValidationProbe: @unchecked Sendable {
         guard Resolution.state.runningActor == nil else { return Resolution.lock.unlock() }
         probe.abandonResolution()
         Resolution.lock.lock()
+        // The runs this task was part of end with the failure, so what waits for them goes on; it is
+        // reached through them, as a failure thrown out of their factories is (see `runAsyncFactory`).
+        let runs = AsyncMaking.current.get()?.chain ?? []
+        let error = error.reached(through: runs.reversed().map(\.requested.displayName))
         // The first failure is the outcome (a sibling child task of the check may park with one first).
         if probe.outcomes[index] == nil { probe.record(error, at: index) }
-        // The runs this task was part of end with the failure, so what waits for them goes on.
-        let runs = AsyncMaking.current.get()?.chain ?? []
         for run in runs { run.abandon(with: error) }
         Resolution.lock.unlock()
         for run in runs { run.finish() }

@@ -31,7 +31,7 @@ public struct Decorate<Value>: @unchecked Sendable {
         isolation: isolated (any Actor)? = #isolation
     ) {
         let site = "\(fileID):\(line):\(column)"
-        decorator = Decorator(type: ObjectIdentifier(Value.self), site: site, isolation: .init(isolation)) {
+        decorator = Decorator(valueType: Value.self, site: site, isolation: .init(isolation)) {
             resolver, made in
             // The values of a registration of `Value` are `Value`s (see `Factory`).
             AnyBox.holding(try decorate(made.value(as: Value.self), resolver))
@@ -47,7 +47,7 @@ public struct Decorate<Value>: @unchecked Sendable {
         fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) {
         let site = "\(fileID):\(line):\(column)"
-        decorator = Decorator(type: ObjectIdentifier(Value.self), site: site, isolation: .mainActor) { resolver, made in
+        decorator = Decorator(valueType: Value.self, site: site, isolation: .mainActor) { resolver, made in
             // `keepMade` runs it only on the main actor.
             AnyBox.holding(try onMainActor((made.value(as: Value.self), resolver)) { try decorate($0.0, $0.1) })
         }
@@ -56,7 +56,8 @@ public struct Decorate<Value>: @unchecked Sendable {
 
 /// A ``Decorate`` with its type erased: what a container keeps.
 struct Decorator {
-    let type: ObjectIdentifier
+    let valueType: any Any.Type
+    var type: ObjectIdentifier { ObjectIdentifier(valueType) }
     /// Where its `Decorate` was written: a module registered again (or as an override of itself)
     /// brings it again, which a container keeps once (see `DIContainer.install`).
     let site: String

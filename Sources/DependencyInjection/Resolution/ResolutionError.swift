@@ -115,6 +115,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var declaration: String?
         /// A cycle that such a wrapper's owner is on: making the wrapper lazy breaks it.
         var isWrapperCycle = false
+        /// A `Decorate` of the type, which its container does not register: it never runs.
+        var decoratesNothing = false
         /// For ``Reason/factoryFailed``: what threw.
         var thrower = Thrower.factory
         /// A cycle through an async factory, which no `onResolve` action can break.
@@ -228,8 +230,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .lifetimeMismatch(let registration, let dependency):
             "\(registration) depends on \(dependency), which lives shorter: it would keep that instance too long."
         case .isolationConflict(let registration, let dependency) where details.conflictActor == nil:
-            "\(registration) is made synchronously but depends on \(dependency), made by an async factory, "
-                + "which it cannot get, even after prepare()."
+            "\(registration) is made synchronously but depends on \(dependency), which only an await makes (an async "
+                + "factory, or another actor's New), so it cannot get it, even after prepare()."
         case .isolationConflict(let registration, let dependency):
             "\(registration) runs on any thread but depends on \(dependency), which it cannot get there, even after prepare()."
         case .duplicateRegistration(let first, let second):
@@ -343,8 +345,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private var hint: String {
         switch reason {
         case .missingRegistration:
-            if let similarName = details.similarName {
+            if details.decoratesNothing {
+                "decorate the type the service is registered as (its `as:` type), in the container that registers "
+                    + "it, or register it there: \(details.containerSpelling).register { \(suggestion) }"
+            } else if let similarName = details.similarName {
                 "ask for the registered name: \(details.containerSpelling).resolve(\(Key(key.type, name: similarName).request))."
+            } else if key.name == nil, let name = registeredNames.first {
+                "ask for a registered name: \(details.containerSpelling).resolve(\(Key(key.type, name: name).request))."
             } else if details.isRegisteredUnnamed {
                 "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(Key(key.type, name: nil).request))."
             } else if Conformance.isFunction(details.key.type) {
@@ -513,7 +520,7 @@ extension DIContainer {
         let requested = key.typeName
         // Registered under other names: the fix is one of those names, not another type.
         let similar =
-            names.isEmpty
+            !slots.contains { $0.key.typeID == key.typeID }
             ? Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
                 .subtracting(conforming).sorted() : []
         let state = Resolution.state

@@ -16,6 +16,10 @@ private enum Shipping { final class Service {} }
 @MainActor private final class RequestGate { init(tenant: Tenant) {} }
 extension DIScope { fileprivate static let asyncNewRequest = DIScope("asyncNewRequest") }
 
+@globalActor private actor AsyncNewLedgerActor { static let shared = AsyncNewLedgerActor() }
+private final class AsyncNewLedger: Sendable {}
+private final class AsyncNewLedgerBook: Sendable { init(ledger: AsyncNewLedger) {} }
+
 @Suite(.timeLimit(.minutes(1))) struct AsyncNewValidationTests {
     // A synchronous factory that needs an async `New` can never be resolved, not even after
     // prepare() (which makes only Shared services), nor through resolveAsync of the outer one;
@@ -126,6 +130,40 @@ extension DIScope { fileprivate static let asyncNewRequest = DIScope("asyncNewRe
             _ = try box.tryResolve(RequestGate.self)
         }
         #expect(report.isValid, "\(report)")
+    }
+
+    /// A global actor's `New` is made only by an await, never for a synchronous resolve (on its actor
+    /// too): validate() says what the app then does, and its fix, applied as written, works.
+    @Test func aGlobalActorsNewNeededSynchronouslyOnItsActorIsAProblem() async throws {
+        let box = DIContainer()
+        box.register {
+            New { @AsyncNewLedgerActor in AsyncNewLedger() }
+            Shared { @AsyncNewLedgerActor resolve async throws in AsyncNewLedgerBook(ledger: try resolve.tryResolve()) }
+        }
+        await #expect(throws: ResolutionError.self) { try await box.resolveAsync(AsyncNewLedgerBook.self) }
+        let report = await box.validate()
+        #expect(report.problems.map(\.registration) == ["AsyncNewLedgerBook"], "\(report)")
+        let plain = DIContainer()
+        plain.register {
+            New { @AsyncNewLedgerActor in AsyncNewLedger() }
+            Shared { resolve in try AsyncNewLedgerBook(ledger: resolve.tryResolve()) }
+        }
+        let message = try #require(await plain.validate().problems.first).error.description
+        #expect(message.contains("which only an await makes"), "\(message)")
+        #expect(
+            message.contains("Shared { _ async throws in … try await DIContainer.resolveAsync(AsyncNewLedger.self) }"),
+            "\(message)")
+        let fixed = DIContainer()
+        fixed.register {
+            New { @AsyncNewLedgerActor in AsyncNewLedger() }
+            Shared { _ async throws in
+                AsyncNewLedgerBook(ledger: try await DIContainer.resolveAsync(AsyncNewLedger.self))
+            }
+        }
+        let fixedReport = await fixed.validate()
+        #expect(fixedReport.isValid, "\(fixedReport)")
+        try await fixed.prepare()
+        _ = try fixed.tryResolve(AsyncNewLedgerBook.self)
     }
 }
 private struct AdviceSettings: Sendable {}

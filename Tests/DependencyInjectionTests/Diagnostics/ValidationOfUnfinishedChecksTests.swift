@@ -26,5 +26,8 @@ private final class FeedReader { init(feed: SlowFeed) {} }
         // The limit counts from validate()'s start, for every check together: the reason says so.
         let late = report.unchecked.first { $0.registration == "SlowFeed" }?.reason
         #expect(late?.contains("had not finished 10 s after validate() began") == true, "\(report)")
+        #expect(
+            late?.contains("(registered at DependencyInjectionTests/ValidationOfUnfinishedChecksTests.swift:") == true,
+            "\(report)")
     }
 }

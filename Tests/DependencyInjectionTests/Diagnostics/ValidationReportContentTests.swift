@@ -34,6 +34,10 @@ extension DIScope {
     fileprivate static let reportSession = DIScope("reportSession")
 }
 
+private final class ParkedSlow: Sendable {}
+private final class ParkedNeedsSlow: Sendable { init(slow: ParkedSlow) {} }
+private final class ParkedHoldsNeedsSlow: Sendable { init(_ needs: ParkedNeedsSlow) {} }
+
 @Suite(.timeLimit(.minutes(1))) struct ValidationReportContentTests {
     @Test func validateLeavesTheInstancesTheContainerAlreadyMade() {
         let box = DIContainer()
@@ -141,5 +145,20 @@ extension DIScope {
         box.register { Shared(ReportShelf.init, fileID: "App/Registrations.swift", line: 12) }
         let problem = try #require(box.validate().problems.first)
         #expect(problem.description.contains("Registered at App/Registrations.swift:12."), "\(problem)")
+    }
+
+    /// A non-throwing resolve() failing in a nonisolated async factory (its check's thread parks)
+    /// is reported with the path a thrown failure has, also for an async factory that awaited it.
+    @Test func aFailureThatParksAnAsyncChecksThreadHasItsPath() async {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve async in ParkedNeedsSlow(slow: resolve()) }
+            Shared { _ async throws in ParkedHoldsNeedsSlow(try await DIContainer.resolveAsync(ParkedNeedsSlow.self)) }
+        }
+        let report = await box.validate()
+        let needs = report.problems.first { $0.registration == "ParkedNeedsSlow" }
+        let holder = report.problems.first { $0.registration == "ParkedHoldsNeedsSlow" }
+        #expect(needs?.error.path == ["ParkedNeedsSlow", "ParkedSlow"], "\(report)")
+        #expect(holder?.error.path == ["ParkedHoldsNeedsSlow", "ParkedNeedsSlow", "ParkedSlow"], "\(report)")
     }
 }

@@ -16,6 +16,9 @@ private final class Printer { init(formatter: Formatter) {} }
 private final class AsyncA: Sendable { init(b: SyncB) {} }
 private final class SyncB { init(a: AsyncA) {} }
 
+private protocol UndecoratedClient: Sendable {}
+private struct LiveUndecoratedClient: UndecoratedClient {}
+
 @Suite(.timeLimit(.minutes(1))) struct WiringProblemTests {
     @Test func aSharedKeepingAGraphThroughANewIsALifetimeMismatch() async throws {
         let box = DIContainer()
@@ -122,6 +125,28 @@ private final class SyncB { init(a: AsyncA) {} }
         }
         box.register(New(PostgresStore() as Store))
         #expect(box.validate().isValid)
+    }
+
+    /// A `Decorate` of a type its container does not register (the implementation of a protocol
+    /// registration) never runs: validate() says so, where it was written, and what to decorate.
+    @Test func aDecorateOfATypeNothingIsRegisteredAsIsAProblem() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared(LiveUndecoratedClient() as UndecoratedClient)
+            Decorate(LiveUndecoratedClient.self) { client, _ in client }  // meant: Decorate(UndecoratedClient.self)
+        }
+        let report = await box.validate()
+        let problem = try #require(report.problems.first, "\(report)")
+        #expect(
+            report.problems.count == 1 && problem.registration == "Decorate(LiveUndecoratedClient.self)", "\(report)")
+        #expect("\(problem)".contains("Registered at DependencyInjectionTests/WiringProblemTests.swift:"), "\(report)")
+        #expect(problem.error.description.contains("decorate the type the service is registered as"), "\(report)")
+        let fixed = DIContainer()
+        fixed.register {
+            Shared(LiveUndecoratedClient() as UndecoratedClient)
+            Decorate(UndecoratedClient.self) { client, _ in client }
+        }
+        #expect(await fixed.validate().isValid)
     }
 }
 

@@ -211,8 +211,8 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         #expect(error.description.contains(#"Shared(MessagesRouterImpl() as MessagesRouter).named("x")"#), "\(error)")
     }
 
-    /// An isolation conflict with a global actor's service suggests the form that exists for that
-    /// actor (a closure taking a resolver there is async), and it checks valid as written.
+    /// An isolation conflict with a global actor's `New` (which only an await makes) suggests awaiting
+    /// it, and that form checks valid and runs as written.
     @Test func anIsolationConflictWithAGlobalActorsServiceSuggestsAFormThatCompiles() async throws {
         let box = DIContainer()
         box.register {
@@ -221,14 +221,16 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         }
         let report = await box.validate()
         let message = try #require(report.problems.first, "\(report)").error.description
-        #expect(message.contains("(Shared { @MessagesActor resolve async in … })"), "\(message)")
+        let form = "Shared { _ async throws in … try await DIContainer.resolveAsync(MessagesLedger.self) }"
+        #expect(message.contains(form), "\(message)")
         let fixed = DIContainer()
         fixed.register {
             New { @MessagesActor in MessagesLedger() }
-            Shared { @MessagesActor resolve async in MessagesBook(ledger: resolve()) }
+            Shared { _ async throws in MessagesBook(ledger: try await DIContainer.resolveAsync(MessagesLedger.self)) }
         }
         let fixedReport = await fixed.validate()
         #expect(fixedReport.isValid, "\(fixedReport)")
+        _ = try await fixed.resolveAsync(MessagesBook.self)
     }
 
     /// The same for the main actor: the form suggested throws, so validate() still checks it once
@@ -260,7 +262,8 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         }
         let report = await box.validate()
         let message = try #require(report.problems.first, "\(report)").error.description
-        #expect(message.contains("(New { @MessagesActor resolve async in … })"), "\(message)")
+        let form = "New { _ async throws in … try await DIContainer.resolveAsync(MessagesLedger.self) }"
+        #expect(message.contains(form), "\(message)")
     }
 
     /// And so does the form an alias's conflict suggests (where the fix's other form names the dependency's).
@@ -291,7 +294,7 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
         #expect(ledger.count == 1, "\(report)")
         for message in ledger {
             #expect(!message.contains("as 'MessagesPalette'"), "\(message)")
-            #expect(message.contains("@MessagesActor resolve async in"), "\(message)")
+            #expect(message.contains("try await DIContainer.resolveAsync(MessagesLedger.self)"), "\(message)")
         }
     }
 

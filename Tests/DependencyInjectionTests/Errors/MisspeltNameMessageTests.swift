@@ -19,6 +19,11 @@ private protocol Journal: AnyObject {}
 private final class ConsoleJournal: Journal {}
 private final class AuditJournal: Journal {}
 
+private actor NamedDatabase {}
+private final class NamedReportScreen { @Inject var database: NamedDatabase }
+private actor NamedCache {}
+private final class NamedCacheScreen { @Inject(name: "primary") var cache: NamedCache }
+
 @Suite struct MisspeltNameMessageTests {
     @Test func aMisspeltNameSuggestsNoOtherType() throws {
         let box = DIContainer()
@@ -64,5 +69,30 @@ private final class AuditJournal: Journal {}
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Journal.self, name: "audit") }
         #expect(error.description.contains("Did you mean: \"audti\"?"), "\(error)")
         #expect(!error.description.contains("without a name"), "\(error)")
+    }
+
+    /// Asked for without a name, registered only under names: the fix is one of the names (registering
+    /// it again would make another instance), as the opposite case's fix is to drop the name.
+    @Test func anUnnamedRequestForANamedRegistrationSuggestsTheName() throws {
+        let box = DIContainer()
+        box.register {
+            Shared { NamedDatabase() }.named("primary")
+            Shared(NamedReportScreen.init)
+        }
+        let message = try #require(box.validate().problems.first).error.description
+        #expect(message.contains("To fix, ask for a registered name: "), "\(message)")
+        #expect(message.contains(".resolve(NamedDatabase.self, name: \"primary\")."), "\(message)")
+    }
+
+    /// Asked for by a name, registered without one: no unrelated type whose name begins alike.
+    @Test func aNamedRequestForAnUnnamedRegistrationSuggestsNoOtherType() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(NamedCache.init)
+            Shared(NamedCacheScreen.init)
+        }
+        let message = try #require(box.validate().problems.first).error.description
+        #expect(message.contains("without a name"), "\(message)")
+        #expect(!message.contains("Did you mean"), "\(message)")
     }
 }
