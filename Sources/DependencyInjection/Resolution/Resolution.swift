@@ -64,6 +64,9 @@ struct ResolutionState {
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
+    /// Values nothing keeps (a `New`'s, a `Weak`'s) made for a factory: if the resolution fails, they go
+    /// after the lock with the rest (that factory may have dropped them, and a `deinit` may resolve).
+    var handedOut: [AnyBox] = []
     /// The storage of the last install's list of entries, empty (see `DIContainer.install`).
     var spareEntries: [Entry] = []
     /// What else to take back if the resolution fails (a lazy wrapper read during it, a scope
@@ -109,9 +112,9 @@ struct ResolutionState {
 
     /// What a nested scope finds when it begins (how many of each there are); if it fails, what
     /// came after is dropped.
-    typealias Savepoint = (made: Int, actions: Int, undo: Int, graph: Int)
+    typealias Savepoint = (made: Int, actions: Int, undo: Int, graph: Int, handedOut: Int)
 
-    var savepoint: Savepoint { (made.count, pendingActions.count, undo.count, graphValues.count) }
+    var savepoint: Savepoint { (made.count, pendingActions.count, undo.count, graphValues.count, handedOut.count) }
 }
 
 extension DIContainer {
@@ -250,6 +253,8 @@ extension DIContainer {
         defer {
             if isTopLevel {
                 (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
+                // Made: each taken out on its own (so that it keeps its storage), released outside the access.
+                while let value = Resolution.state.handedOut.popLast() { _ = value }
                 if Resolution.keepsCallSites { Resolution.state.callSite = nil }
             }
         }
@@ -574,6 +579,9 @@ extension DIContainer {
                 }
             }
         }
+        if Resolution.state.frames.count > 1, entry.lifetime == .new || entry.lifetime == .weak {
+            Resolution.state.handedOut.append(decorated)
+        }
         return decorated
     }
 
@@ -671,18 +679,20 @@ extension DIContainer {
     private func serves(_ entry: Entry) -> Bool { slots[entry.key]?.entry === entry || parent?.serves(entry) == true }
 
     /// Drops what the resolution made since `savepoint` (all of it when `nil`): the instances it
-    /// kept, its `Graph` instances and its queued actions; returns them, to be released later.
+    /// kept or handed out, its `Graph` instances and its queued actions; returns them, to be released later.
     func rollBack(to savepoint: ResolutionState.Savepoint?) -> Any {
         let state = Resolution.state
         let made = state.made.dropFirst(savepoint?.made ?? 0)
         let actions = state.pendingActions.dropFirst(savepoint?.actions ?? 0)
         let graph = state.graphValues.filter { $0.value.order >= savepoint?.graph ?? 0 }
         let undo = state.undo.dropFirst(savepoint?.undo ?? 0)
+        let handedOut = state.handedOut.dropFirst(savepoint?.handedOut ?? 0)
+        Resolution.state.handedOut.removeLast(handedOut.count)
         Resolution.state.made.removeLast(made.count)
         Resolution.state.pendingActions.removeLast(actions.count)
         Resolution.state.undo.removeLast(undo.count)
         for key in graph.keys { Resolution.state.graphValues[key] = nil }
-        return (made.compactMap { $0.releaseInstances() }, undo.map { $0() }, state, made, actions, graph)
+        return (made.compactMap { $0.releaseInstances() }, undo.map { $0() }, state, made, actions, graph, handedOut)
     }
 }
 

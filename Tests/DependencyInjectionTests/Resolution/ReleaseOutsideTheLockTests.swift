@@ -45,6 +45,10 @@ private func containerDroppedWhileMaking(_ log: Guarded<[Bool]>, owner: Guarded<
     return box
 }
 
+private final class NeedsProbeAndRefused { init(probe: DeinitLockProbe, refused: RefusedService) {} }
+private final class RefusedService { init() throws { throw Refused() } }
+private final class CatchesItsDependencysFailure {}
+
 @Suite(.timeLimit(.minutes(1)))
 struct ReleaseOutsideTheLockTests {
     @Test func aGraphInstanceIsReleasedAfterTheResolveLetsGoOfTheLock() {
@@ -202,5 +206,26 @@ struct ReleaseOutsideTheLockTests {
         let holder = box.resolve(WiredHolder.self)
         #expect(throws: ResolutionError.self) { try box.tryResolve(FailsAfterLazyRead.self) }
         #expect(holder.wired === box.resolve(Wired.self))
+    }
+
+    /// A `New` or `Weak` a factory (an initializer's, or a closure) was given, and dropped when it
+    /// failed, or when what it asked next failed: released after the lock, as a `Shared` one is.
+    @Test(arguments: [Lifetime.new, .weak])
+    func whatAFailingFactoryWasGivenIsReleasedAfterTheLock(lifetime: Lifetime) {
+        let log = Guarded<[Bool]>([])
+        let box = DIContainer()
+        box.register {
+            if lifetime == .new { New { DeinitLockProbe(log) } } else { Weak { DeinitLockProbe(log) } }
+            New(RefusedService.init)
+            New(NeedsProbeAndRefused.init)
+            New { resolve -> CatchesItsDependencysFailure in
+                // A nested resolve that fails after making the probe, caught: the factory goes on.
+                _ = try? resolve.tryResolve(NeedsProbeAndRefused.self)
+                return CatchesItsDependencysFailure()
+            }
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(NeedsProbeAndRefused.self) }
+        _ = box.resolve(CatchesItsDependencysFailure.self)
+        #expect(log.current == [true, true])
     }
 }
