@@ -303,7 +303,7 @@ let scenarios: [String: () -> Void] = [
         _ = screen.router
     },
     // Debug builds: a slow synchronous factory is reported once, by its own time (not the outer
-    // factory that resolves it).
+    // factory that resolves it), also when validate()'s copy and an override copy make it again.
     "slowFactoryIsReportedOnce": {
         let box = DIContainer()
         box.register {
@@ -318,6 +318,8 @@ let scenarios: [String: () -> Void] = [
         }
         _ = box.resolve(ViewModel.self)
         _ = box.resolve(ViewModel.self)
+        _ = box.validate()
+        box.withOverrides({}, operation: { _ = DIContainer.resolve(ViewModel.self) })
         didNotTrap()
     },
     // validate() called on the main thread, for a factory that waits for the main queue when it

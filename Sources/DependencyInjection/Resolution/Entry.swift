@@ -51,8 +51,6 @@ final class Entry: LockedEntryState, @unchecked Sendable {
         /// In a `validate()` copy: how it failed, so what needs it later fails at once (where a trap
         /// could not be parked).
         var validationFailure: ResolutionError?
-        /// Debug builds: `true` once its factory was reported as slow (see `SlowFactory`).
-        var reportedSlow: Bool?
         /// In a `validate()` copy of a `New` or `Graph` that takes arguments (made once there, as a
         /// `Shared`): where a resolve without arguments finds the one made with them, as at run time.
         var madeWithArguments: MadeWithArguments?

@@ -769,6 +769,9 @@ enum MainActorHop {
 /// process; it is reported once, on standard error.
 enum SlowFactory {
     static let limit: UInt64 = 100_000_000
+    /// The registrations reported, by key and place: each once per process, also through the copies
+    /// that `validate()`, `withOverrides` and the test traits make. Guarded by `Resolution.lock`.
+    nonisolated(unsafe) private static var reported: Set<String> = []
 
     /// The time now and the nested time so far, set aside for this factory. Lock held.
     static func start() -> (started: UInt64, outer: UInt64) {
@@ -781,8 +784,8 @@ enum SlowFactory {
         let total = DispatchTime.now().uptimeNanoseconds - timing.started
         let own = total - min(total, Resolution.state.nestedFactoryTime)
         Resolution.state.nestedFactoryTime = timing.outer + total
-        guard own > limit, entry.state.reportedSlow != true else { return }
-        entry.state.reportedSlow = true
+        guard own > limit, reported.insert("\(entry.key.displayName) \(entry.spec.fileID):\(entry.spec.line)").inserted
+        else { return }
         StandardError.write(
             "DependencyInjection: warning: the factory of \(entry.spec.summary) ran for \(own / 1_000_000) ms, "
                 + "holding the library's lock, which stalls every resolve in the process meanwhile. Make it an "
