@@ -211,8 +211,8 @@ final class ValidationProbe: @unchecked Sendable {
             let place = "registered at \(specs[index].fileID):\(specs[index].line)"
             outcomes[index] = .unchecked(
                 blocking.actor == nil
-                    ? "it needs '\(error.typeName)', which was not checked (\(place))"
-                    : "it needs '\(error.typeName)', which it cannot get while this synchronous validate() blocks "
+                    ? "it needs \(error.subject), which was not checked (\(place))"
+                    : "it needs \(error.subject), which it cannot get while this synchronous validate() blocks "
                         + "\(blockedName) (\(place)); to check it, " + Self.awaitFix)
         }
     }

@@ -182,7 +182,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
 
     // Names are quoted and escaped as Swift literals (a newline or a quote stays on one line).
-    private var subject: String { "'\(typeName)'" + (name.map { " (name: \($0.debugDescription))" } ?? "") }
+    var subject: String { "'\(typeName)'" + (name.map { " (name: \($0.debugDescription))" } ?? "") }
     private var named: String { name.map { ".named(\($0.debugDescription))" } ?? "" }
 
     private var headline: String {

@@ -66,4 +66,16 @@ private final class BannerSlot: Sendable { init(banner: Banner) {} }
         let report = box.validate()
         expectListedAtOnce(report, after: start, unchecked: ["Banner", "BannerSlot"], validCount: 0)
     }
+
+    /// What a listed registration needs is named as it asks for it, with its name.
+    @Test func whatAListedRegistrationNeedsIsNamedWithItsName() async {
+        let box = DIContainer()
+        box.register {
+            Shared { @BlockedActor in Archive() }.named("cold")
+            Shared { resolve throws in Indexer(archive: try resolve.tryResolve(Archive.self, name: "cold")) }
+        }
+        let report = await validateOnBlockedActor(box)
+        let indexer = report.unchecked.first { $0.registration == "Indexer" }?.reason
+        #expect(indexer?.contains("it needs 'Archive' (name: \"cold\"), which it cannot get") == true, "\(report)")
+    }
 }
