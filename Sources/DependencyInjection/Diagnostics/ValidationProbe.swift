@@ -374,10 +374,11 @@ final class ValidationProbe: @unchecked Sendable {
         // The runs this task was part of end with the failure, so what waits for them goes on; it is
         // reached through them, as a failure thrown out of their factories is (see `runAsyncFactory`).
         let runs = AsyncMaking.current.get()?.chain ?? []
-        let error = error.reached(through: runs.reversed().map(\.requested.displayName))
+        let names = runs.map(\.requested.displayName)
         // The first failure is the outcome (a sibling child task of the check may park with one first).
-        if probe.outcomes[index] == nil { probe.record(error, at: index) }
-        for run in runs { run.abandon(with: error) }
+        if probe.outcomes[index] == nil { probe.record(error.reached(through: names.reversed()), at: index) }
+        // Each run's failure is reached through it and the runs it asked for, not the ones that asked for it.
+        for (depth, run) in runs.enumerated() { run.abandon(with: error.reached(through: names[...depth].reversed())) }
         Resolution.lock.unlock()
         for run in runs { run.finish() }
         done.signal()

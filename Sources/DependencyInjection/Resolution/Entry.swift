@@ -243,11 +243,12 @@ final class Entry: LockedEntryState, @unchecked Sendable {
     func freshCopy(forValidation: Bool = false, installed: Bool = false) -> Entry {
         var spec = spec
         if installed { spec.ownExtras() }
-        // An actor's or async `New` stays one: a synchronous resolve never gets it, not even after prepare().
-        let isAwaitedNew =
-            lifetime == .new
+        // An actor's or async `New` or `Graph` stays one: a synchronous resolve never gets it, not even
+        // after prepare().
+        let isMadeOnlyByAwait =
+            (lifetime == .new || lifetime == .graph)
             && (spec.factory.isAsync || spec.factory.isolation.actor != nil && !spec.factory.isolation.isMainActor)
-        if forValidation, lifetime != .weak, !isAwaitedNew { spec.lifetime = .shared }
+        if forValidation, lifetime != .weak, !isMadeOnlyByAwait { spec.lifetime = .shared }
         let copy = Entry(spec)
         (copy.state.sequence, copy.state.isSendable) = (state.sequence, state.isSendable)
         if forValidation, lifetime == .new || lifetime == .graph, spec.factory.takesArguments {

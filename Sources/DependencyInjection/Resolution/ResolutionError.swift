@@ -187,6 +187,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 
     private var headline: String {
         switch reason {
+        case .missingRegistration where details.decoratesNothing:
+            "This container registers no \(subject) (a Decorate applies only to its own container's "
+                + "registrations), so this Decorate never runs."
         case .missingRegistration:
             "No registration for \(subject)."
         case .dependencyCycle(let cycle):
@@ -231,7 +234,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "\(registration) depends on \(dependency), which lives shorter: it would keep that instance too long."
         case .isolationConflict(let registration, let dependency) where details.conflictActor == nil:
             "\(registration) is made synchronously but depends on \(dependency), which only an await makes (an async "
-                + "factory, or another actor's New), so it cannot get it, even after prepare()."
+                + "factory, or another actor's service that is not Shared), so it cannot get it, even after prepare()."
         case .isolationConflict(let registration, let dependency):
             "\(registration) runs on any thread but depends on \(dependency), which it cannot get there, even after prepare()."
         case .duplicateRegistration(let first, let second):
@@ -346,8 +349,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         switch reason {
         case .missingRegistration:
             if details.decoratesNothing {
-                "decorate the type the service is registered as (its `as:` type), in the container that registers "
-                    + "it, or register it there: \(details.containerSpelling).register { \(suggestion) }"
+                "decorate the type the service is registered as (its `as:` type), in the container that registers it."
             } else if let similarName = details.similarName {
                 "ask for the registered name: \(details.containerSpelling).resolve(\(Key(key.type, name: similarName).request))."
             } else if key.name == nil, let name = registeredNames.first {

@@ -20,6 +20,11 @@ extension DIScope { fileprivate static let asyncNewRequest = DIScope("asyncNewRe
 private final class AsyncNewLedger: Sendable {}
 private final class AsyncNewLedgerBook: Sendable { init(ledger: AsyncNewLedger) {} }
 
+private final class AsyncNewGraph: Sendable {}
+private final class AsyncNewGraphBook: Sendable { init(graph: AsyncNewGraph) {} }
+private final class AsyncMadeGraph: Sendable {}
+private final class AsyncMadeGraphBook: Sendable { init(graph: AsyncMadeGraph) {} }
+
 @Suite(.timeLimit(.minutes(1))) struct AsyncNewValidationTests {
     // A synchronous factory that needs an async `New` can never be resolved, not even after
     // prepare() (which makes only Shared services), nor through resolveAsync of the outer one;
@@ -164,6 +169,22 @@ private final class AsyncNewLedgerBook: Sendable { init(ledger: AsyncNewLedger) 
         #expect(fixedReport.isValid, "\(fixedReport)")
         try await fixed.prepare()
         _ = try fixed.tryResolve(AsyncNewLedgerBook.self)
+    }
+
+    /// The same for a global actor's `Graph`, and an async one: only an await makes either.
+    @Test func aGraphMadeOnlyByAnAwaitNeededSynchronouslyIsAProblem() async throws {
+        let box = DIContainer()
+        box.register {
+            Graph { @AsyncNewLedgerActor in AsyncNewGraph() }
+            Shared { @AsyncNewLedgerActor resolve async throws in AsyncNewGraphBook(graph: try resolve.tryResolve()) }
+            Graph { _ async in AsyncMadeGraph() }
+            Shared { resolve async throws in AsyncMadeGraphBook(graph: try resolve.tryResolve()) }
+        }
+        await #expect(throws: ResolutionError.self) { try await box.resolveAsync(AsyncNewGraphBook.self) }
+        await #expect(throws: ResolutionError.self) { try await box.resolveAsync(AsyncMadeGraphBook.self) }
+        let report = await box.validate()
+        #expect(
+            report.problems.map(\.registration).sorted() == ["AsyncMadeGraphBook", "AsyncNewGraphBook"], "\(report)")
     }
 }
 private struct AdviceSettings: Sendable {}

@@ -38,6 +38,10 @@ private final class ParkedSlow: Sendable {}
 private final class ParkedNeedsSlow: Sendable { init(slow: ParkedSlow) {} }
 private final class ParkedHoldsNeedsSlow: Sendable { init(_ needs: ParkedNeedsSlow) {} }
 
+private final class ParkOrderSlow: Sendable {}
+private final class ParkOrderNeeds: Sendable { init(slow: ParkOrderSlow) {} }
+private final class ParkOrderHolder: Sendable { init(_ needs: ParkOrderNeeds) {} }
+
 @Suite(.timeLimit(.minutes(1))) struct ValidationReportContentTests {
     @Test func validateLeavesTheInstancesTheContainerAlreadyMade() {
         let box = DIContainer()
@@ -160,5 +164,20 @@ private final class ParkedHoldsNeedsSlow: Sendable { init(_ needs: ParkedNeedsSl
         let holder = report.problems.first { $0.registration == "ParkedHoldsNeedsSlow" }
         #expect(needs?.error.path == ["ParkedNeedsSlow", "ParkedSlow"], "\(report)")
         #expect(holder?.error.path == ["ParkedHoldsNeedsSlow", "ParkedNeedsSlow", "ParkedSlow"], "\(report)")
+    }
+
+    /// The same, checked in the other order (the outer run's check makes the inner one): each
+    /// registration's path begins with itself.
+    @Test func aFailureThatParksThroughAnOuterRunKeepsTheInnerRegistrationsPath() async {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws in ParkOrderHolder(try await DIContainer.resolveAsync(ParkOrderNeeds.self)) }
+            Shared { resolve async in ParkOrderNeeds(slow: resolve()) }
+        }
+        let report = await box.validate()
+        let needs = report.problems.first { $0.registration == "ParkOrderNeeds" }
+        let holder = report.problems.first { $0.registration == "ParkOrderHolder" }
+        #expect(needs?.error.path == ["ParkOrderNeeds", "ParkOrderSlow"], "\(report)")
+        #expect(holder?.error.path == ["ParkOrderHolder", "ParkOrderNeeds", "ParkOrderSlow"], "\(report)")
     }
 }

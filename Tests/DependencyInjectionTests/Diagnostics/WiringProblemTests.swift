@@ -19,6 +19,8 @@ private final class SyncB { init(a: AsyncA) {} }
 private protocol UndecoratedClient: Sendable {}
 private struct LiveUndecoratedClient: UndecoratedClient {}
 
+private final class DecoratedInItsParent: Sendable {}
+
 @Suite(.timeLimit(.minutes(1))) struct WiringProblemTests {
     @Test func aSharedKeepingAGraphThroughANewIsALifetimeMismatch() async throws {
         let box = DIContainer()
@@ -147,6 +149,27 @@ private struct LiveUndecoratedClient: UndecoratedClient {}
             Decorate(UndecoratedClient.self) { client, _ in client }
         }
         #expect(await fixed.validate().isValid)
+    }
+
+    /// A child's `Decorate` of a type its parent registers never runs (resolving through the child
+    /// gives the parent's undecorated value): reported, without saying the type is not registered;
+    /// a `Decorate` of an `Optional` is not told to register an `Optional`.
+    @Test func aDecorateOfAParentsTypeSaysItNeverRuns() async throws {
+        let parent = DIContainer()
+        parent.register { Shared { DecoratedInItsParent() } }
+        let child = DIContainer(parent: parent)
+        child.register {
+            Decorate(DecoratedInItsParent.self) { value, _ in value }
+            Decorate(DecoratedInItsParent?.self) { value, _ in value }
+        }
+        _ = try child.tryResolve(DecoratedInItsParent.self)
+        let problems = await child.validate().problems
+        #expect(problems.count == 2, "\(problems)")
+        for problem in problems {
+            #expect(!problem.error.description.hasPrefix("No registration for"), "\(problem)")
+            #expect(problem.error.description.contains("so this Decorate never runs"), "\(problem)")
+            #expect(!problem.error.description.contains("register {"), "\(problem)")
+        }
     }
 }
 

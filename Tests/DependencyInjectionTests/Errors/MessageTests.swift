@@ -30,6 +30,9 @@ private final class MessagesLedger: Sendable {}
 private final class MessagesDesk: Sendable { init(palette: any MessagesPalette, ledger: MessagesLedger) {} }
 private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
 
+private final class MessagesWeakLedger: Sendable {}
+private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeakLedger) {} }
+
 @Suite(.timeLimit(.minutes(1))) struct MessageTests {
     @Test func misspeltNameSuggestsTheRegisteredNameNotRegisteringTheTypo() throws {
         let box = DIContainer()
@@ -344,6 +347,17 @@ private final class MessagesBook: Sendable { init(ledger: MessagesLedger) {} }
             }
         }
         #expect(show()?.hasPrefix("No registration for 'Router'.") == true)
+    }
+
+    /// A conflict with a global actor's `Weak` (not `Shared`: only an await makes it) does not call it a `New`.
+    @Test func aConflictWithAGlobalActorsWeakSaysWhatItIs() async throws {
+        let box = DIContainer()
+        box.register {
+            Weak { @MessagesActor in MessagesWeakLedger() }
+            New { resolve in MessagesWeakLedgerUser(ledger: try resolve.tryResolve()) }
+        }
+        let message = try #require(await box.validate().problems.first).error.description
+        #expect(message.contains("or another actor's service that is not Shared"), "\(message)")
     }
 }
 
