@@ -212,6 +212,7 @@ final class LivePayments: Payments {}
 protocol PaymentsLogger: AnyObject {}
 final class LoggingPayments: Payments { init(_ payments: Payments, logger: PaymentsLogger) {} }
 final class Thing { init() {} }
+final class AsyncThing: Sendable { init() {} }
 
 /// Runs `body` on a thread of its own, then ends the process: the main thread stays free.
 func offMainThread(_ body: @escaping @Sendable () -> Void) -> Never {
@@ -275,6 +276,16 @@ var validateTrustScenarios: [String: () -> Void] {
                 print("first problems \(failing.validate().problems.count)")
                 print("second valid \(healthy.validate().isValid)")
                 print("third valid \(healthy.validate().isValid)")
+                // A nonisolated async check, which parks its thread too, is not checked past the cap either.
+                let asyncFailing = DIContainer()
+                asyncFailing.register {
+                    Shared { resolve async -> AsyncThing in
+                        _ = WantsMissing(missing: resolve())
+                        return AsyncThing()
+                    }
+                }
+                let report = asyncFailing.validate()
+                print("fourth unchecked \(report.unchecked.map(\.reason)) problems \(report.problems.count)")
             }
         },
         // An `await validate()` cancelled while an async check that ignores cancellation waits; the

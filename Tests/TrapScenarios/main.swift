@@ -333,6 +333,17 @@ let scenarios: [String: () -> Void] = [
     "mainActorHopWhileTheLockHolderWaitsForTheMainThread": {
         hopWhileTheLockHolderWaitsForTheMainThread(mainActorService: Module { New { @MainActor in ProfileModel() } })
     },
+    // resolveAll off the main actor of a non-Sendable main-actor service (not hopped: it cannot leave the main actor).
+    "resolveAllOfANonSendableMainActorServiceOffTheMainActor": {
+        let box = DIContainer()
+        box.register { Shared { @MainActor in ScreenState() } }
+        DispatchQueue.global().async {
+            announce(expected: thrown { try box.tryResolve(ScreenState.self) })
+            _ = box.resolveAll(ScreenState.self)
+            didNotTrap()
+        }
+        dispatchMain()
+    },
     "mainActorFactoryOffTheMainActor": {
         let box = DIContainer()
         box.register { Shared { @MainActor in ScreenState() } }

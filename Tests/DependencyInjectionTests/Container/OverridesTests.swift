@@ -292,6 +292,18 @@ private struct Declined: Error, Equatable {}
     }
 }
 
+/// Needs an `Engine`; registered in a parent, whose child registers an `Engine` of its own.
+private final class EngineUser {
+    let engine: Engine
+    init(engine: Engine) { self.engine = engine }
+}
+
+/// Needs a `Gateway` if there is one (in the tests that use it, none is registered anywhere).
+private final class OptionalGatewayUser {
+    let gateway: Gateway?
+    init(gateway: Gateway?) { self.gateway = gateway }
+}
+
 /// A copy of a child container copies its ancestors too; an override in the child's copy (or
 /// anything registered there later) replaces what an ancestor's copy serves under the same key,
 /// so a service the parent registers is made with the test's mock, as in a container of one level.
@@ -580,6 +592,40 @@ private struct Declined: Error, Equatable {}
         } operation: {
             #expect(DIContainer.resolve(Payments.self) is MockPayments)
             #expect(throws: ResolutionError.self) { try DIContainer.tryResolve(Checkout.self) }
+        }
+    }
+
+    /// An override is a registration after the copy's last copied one, not that one itself: the
+    /// child's own last registration (before the copy) is no override in its parent's copy
+    /// (`Resolution.override(of:)`, `>` not `>=`: a mutation no other test noticed).
+    @Test func aChildsOwnLastRegistrationIsNoOverrideInItsParentsCopy() {
+        let parent = DIContainer()
+        parent.register {
+            Shared(Engine.init)
+            Shared { resolve in EngineUser(engine: resolve()) }
+        }
+        let child = DIContainer(parent: parent)
+        child.register { Shared(Engine.init) }  // the child's own, for the child only
+        child.withOverrides {
+            New(Session.init)
+        } operation: {
+            let user = DIContainer.resolve(EngineUser.self)
+            #expect(user.engine !== DIContainer.resolve(Engine.self), "the parent's service gets the parent's Engine")
+        }
+    }
+
+    /// validate() in a copy follows an ancestor's optional dependency registered nowhere: it
+    /// reaches no override, and the ancestor's service is valid (`overriddenAncestorsWiringProblems`).
+    @Test func aCopysValidateFollowsAnAncestorsOptionalDependencyRegisteredNowhere() async {
+        let parent = DIContainer()
+        parent.register { Shared { resolve in OptionalGatewayUser(gateway: resolve()) } }
+        let child = DIContainer(parent: parent)
+        await child.withOverrides {
+            New(Engine.init)
+        } operation: {
+            let report = await DIContainer.validate()
+            #expect(report.isValid, "\(report)")
+            #expect(DIContainer.resolve(OptionalGatewayUser.self).gateway == nil)
         }
     }
 }

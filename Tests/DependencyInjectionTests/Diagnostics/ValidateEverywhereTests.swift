@@ -20,6 +20,8 @@ private final class RemoteFeed: Sendable {
     init() {}
     init(missing: Missing) {}
 }
+/// Made by an async factory that awaits the `RemoteFeed` an async factory makes.
+private final class FeedDigest: Sendable { init(feed: RemoteFeed) {} }
 /// A synchronous service that needs an async one and a global-actor one, as after prepare().
 private final class Dashboard { init(feed: RemoteFeed, storage: Storage) {} }
 
@@ -172,6 +174,22 @@ private final class UIThing: Sendable {
         #expect(report.isValid, "\(report)")
         #expect(report.unchecked.map(\.registration) == ["ProfileScreen"])
         #expect(report.unchecked.first?.reason.contains("try resolve.tryResolve()") == true)
+    }
+
+    /// An async factory that awaits an async service whose check failed already is a problem too,
+    /// for the same missing dependency (`nextAsyncStep`).
+    @Test func validateReportsAnAsyncServiceNeedingAFailedAsyncOne() async {
+        let box = DIContainer()
+        box.register {
+            Shared { resolve async throws in RemoteFeed(missing: try resolve.tryResolve()) }
+            Shared { _ async throws in FeedDigest(feed: try await DIContainer.resolveAsync(RemoteFeed.self)) }
+        }
+        let report = await box.validate()
+        #expect(report.problems.count == 2, "\(report)")
+        #expect(Set(report.problems.map(\.registration)) == ["RemoteFeed", "FeedDigest"], "\(report)")
+        #expect(
+            report.problems.allSatisfy { $0.error.reason == .missingRegistration && $0.error.typeName == "Missing" },
+            "\(report)")
     }
 }
 

@@ -34,5 +34,7 @@ import Testing
         #expect(!run.trapped, "\(run.stderr)")
         #expect(run.stdout.contains("second valid true"), "\(run.stdout)")
         #expect(run.stdout.contains("third valid true"), "\(run.stdout)")
+        #expect(run.stdout.contains("fourth unchecked [\"validate() parked its 64 threads"), "\(run.stdout)")
+        #expect(run.stdout.contains("problems 0"), "\(run.stdout)")
     }
 }

@@ -37,6 +37,32 @@ extension DIScope {
 private final class ParkedSlow: Sendable {}
 private final class ParkedNeedsSlow: Sendable { init(slow: ParkedSlow) {} }
 private final class ParkedHoldsNeedsSlow: Sendable { init(_ needs: ParkedNeedsSlow) {} }
+/// Reads its `@Inject` in its own `init`: while validate() makes it, the wrapper is empty.
+private final class ReportReadsInInit {
+    static let declaration = #line + 1
+    @Inject var missing: ReportMissing
+    var seen: ObjectIdentifier?
+    init() { seen = ObjectIdentifier(missing) }
+}
+/// The same, made by an async factory (its value must be Sendable).
+private final class ReportAsyncReadsInInit: @unchecked Sendable {  // (made once, read by nobody else)
+    static let declaration = #line + 1
+    @Inject var missing: ReportMissing
+    var seen: ObjectIdentifier?
+    init() { seen = ObjectIdentifier(missing) }
+}
+private final class ReportMutableReadsInInit {
+    @MutableInject var missing: ReportMissing
+    var seen: ObjectIdentifier?
+    init() { seen = ObjectIdentifier(missing) }
+}
+/// Two wrappers that fail: the report names the first.
+private final class ReportTwoMissing {
+    static let firstDeclaration = #line + 1
+    @Inject var first: ReportMissing
+    @Inject(name: "second") var second: ReportMissing
+    init() {}
+}
 
 private final class ParkOrderSlow: Sendable {}
 private final class ParkOrderNeeds: Sendable { init(slow: ParkOrderSlow) {} }
@@ -179,5 +205,52 @@ private final class ParkOrderHolder: Sendable { init(_ needs: ParkOrderNeeds) {}
         let holder = report.problems.first { $0.registration == "ParkOrderHolder" }
         #expect(needs?.error.path == ["ParkOrderNeeds", "ParkOrderSlow"], "\(report)")
         #expect(holder?.error.path == ["ParkOrderHolder", "ParkOrderNeeds", "ParkOrderSlow"], "\(report)")
+    }
+
+    /// A wrapper read in its owner's `init` while validate() makes the owner (it is empty there) is
+    /// reported, naming the wrapper's declaration, not trapped (`DIContainer.failedInjection`).
+    @Test func anInjectReadInItsOwnersInitIsReportedNotTrapped() async {
+        let box = DIContainer()
+        box.register { New(ReportReadsInInit.init) }
+        let report = await Task.detached { box.validate() }.value
+        #expect(!report.isValid)
+        #expect(report.problems.count == 1, "\(report)")
+        let text = "\(report)"
+        #expect(text.contains("ReportMissing"), "\(report)")
+        #expect(
+            text.contains("ValidationReportContentTests.swift:\(ReportReadsInInit.declaration)."),
+            "the wrapper's declaration: \(report)")
+    }
+
+    /// The same for a `@MutableInject`.
+    @Test func aMutableInjectReadInItsOwnersInitIsReportedNotTrapped() async {
+        let box = DIContainer()
+        box.register { Shared { _ in ReportMutableReadsInInit() } }
+        let report = await Task.detached { box.validate() }.value
+        #expect(report.problems.count == 1, "\(report)")
+        #expect("\(report)".contains("ReportMissing"), "\(report)")
+    }
+
+    /// The same in an async factory's run (`AsyncMaking.running?.failedInjection`).
+    @Test func anInjectReadInItsOwnersInitInAnAsyncFactoryIsReportedNotTrapped() async {
+        let box = DIContainer()
+        box.register { Shared { _ async in ReportAsyncReadsInInit() } }
+        let report = await box.validate()
+        #expect(report.problems.count == 1, "\(report)")
+        #expect(
+            "\(report)".contains("ValidationReportContentTests.swift:\(ReportAsyncReadsInInit.declaration)."),
+            "\(report)")
+    }
+
+    /// Of an owner's two failing wrappers, the report names the first (`DIContainer.deferToValidation`
+    /// keeps the first failure; keeping the last was a mutation no other test noticed).
+    @Test func theFirstOfTwoFailingWrappersIsReported() async {
+        let box = DIContainer()
+        box.register { New(ReportTwoMissing.init) }
+        let report = await Task.detached { box.validate() }.value
+        #expect(report.problems.count == 1, "\(report)")
+        #expect(
+            "\(report)".contains("ValidationReportContentTests.swift:\(ReportTwoMissing.firstDeclaration)."),
+            "\(report)")
     }
 }

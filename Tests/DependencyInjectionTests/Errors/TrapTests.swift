@@ -134,6 +134,11 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         TrapScenario("injectMissing"),
         TrapScenario("lazyInjectMissing"),
         TrapScenario(
+            "resolveAllOfANonSendableMainActorServiceOffTheMainActor",
+            prefix:
+                "'ScreenState' is not Sendable and is made by a @MainActor factory; it was resolved off the main actor."
+        ),
+        TrapScenario(
             "mainActorFactoryOffTheMainActor",
             prefix:
                 "'ScreenState' is not Sendable and is made by a @MainActor factory; it was resolved off the main actor."

@@ -641,6 +641,11 @@ final class StoreCatalog: Sendable { init(part: StorePart, client: StoreClient) 
 final class StoreJournal: Sendable { init(_ runs: Tally) { runs.increment() } }
 final class StoreDesk: Sendable { init(journal: StoreJournal, settings: StoreSettings) {} }
 final class StoreFront: Sendable { init(desk: StoreDesk) {} }
+/// Needs the config an async factory loads; made by an async factory that resolves it synchronously.
+private final class PreparedConfigUser: Sendable {
+    let config: RemoteConfig
+    init(config: RemoteConfig) { self.config = config }
+}
 
 @Suite(.timeLimit(.minutes(1)))
 struct AsyncEdgeTests {
@@ -783,6 +788,23 @@ struct AsyncEdgeTests {
         }
         try await box.prepare()
         #expect(await MainActor.run { box.resolve(DatabaseScreen.self).databaseID } == 4)
+    }
+
+    /// An async factory that synchronously needs another async service, not made yet when it first
+    /// runs, is made in prepare()'s next round, with the instance the other one's factory made.
+    @Test func prepareMakesInRoundsWhatNeedsAnotherAsyncServiceSynchronously() async throws {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws -> RemoteConfig in
+                try await Task.sleep(nanoseconds: 100_000_000)  // a slow load, not synchronization
+                return RemoteConfig(version: 5)
+            }
+            Shared { resolve async throws in PreparedConfigUser(config: try resolve.tryResolve()) }
+        }
+        try await box.prepare()
+        let user = try box.tryResolve(PreparedConfigUser.self)
+        #expect(user.config === (try box.tryResolve(RemoteConfig.self)))
+        #expect(user.config.version == 5)
     }
 }
 

@@ -199,6 +199,23 @@ final class Pair<First, Second> {
         #expect(try box.tryResolve(Store.self).kind == "postgres")
         #expect(box.resolve(NeedsDatabase?.self) == nil)
     }
+
+    /// An `eager()` registration whose every slot a later line of the same call took is never made:
+    /// not when the call returns, nor when its type is resolved (`DIContainer.install`).
+    @Test func anEagerRegistrationReplacedInTheSameCallIsNeverMade() {
+        let box = DIContainer()
+        let made = Tally()
+        box.register {
+            Shared { () -> Engine in
+                made.increment()
+                return Engine()
+            }.eager()
+            Shared(Engine.init)
+        }
+        #expect(made.value == 0)
+        _ = box.resolve(Engine.self)
+        #expect(made.value == 0)
+    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct OnResolveTests {
