@@ -71,8 +71,8 @@ extension DIContainer {
     ///
     /// It never hangs: a non-throwing factory whose nested `resolve()` fails is probed on a thread
     /// of the library's own, which reports the failure and parks for good (Swift cannot unwind
-    /// through the factory); at most 64 such threads park per process, then such factories are
-    /// listed as unchecked. On an actor, where it runs factories inline, a failing static
+    /// through the factory); once 64 such threads parked in the process, such factories are listed
+    /// as unchecked (a check already running parks a thread for each of its child tasks that fails). On an actor, where it runs factories inline, a failing static
     /// `DIContainer.resolve()` in one still traps, as does a non-throwing `resolve()` failing in a
     /// `Task {}` a factory started (not a thread of the library's). Actors and async factories not
     /// finished 10 seconds after it began (for all of them together) are listed as unchecked too. Run it in a test or at startup of a debug
