@@ -64,8 +64,8 @@ struct ResolutionState {
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
-    /// Values nothing keeps (a `New`'s, a `Weak`'s) made for a factory: if the resolution fails, they go
-    /// after the lock with the rest (that factory may have dropped them, and a `deinit` may resolve).
+    /// Values nothing keeps (a `New`'s, a `Weak`'s) made for the factory running now: released once it
+    /// returns; if it fails, after the lock with the rest (it may have dropped them, and a `deinit` may resolve).
     var handedOut: [AnyBox] = []
     /// The storage of the last install's list of entries, empty (see `DIContainer.install`).
     var spareEntries: [Entry] = []
@@ -472,8 +472,14 @@ extension DIContainer {
                 let timing = SlowFactory.start()
                 defer { SlowFactory.end(timing, of: entry) }
             #endif
-            return try keepMade(
-                Self.call(make, resolver, arguments.values, key: requested, in: self), of: entry, requested: requested)
+            let given = Resolution.state.handedOut.count
+            let made = try Self.call(make, resolver, arguments.values, key: requested, in: self)
+            // What it was given and did not keep goes once it returned (a `Weak` then is made again); had it
+            // failed, the rollback would release it after the lock.
+            while Resolution.state.handedOut.count > given, let value = Resolution.state.handedOut.popLast() {
+                _ = value
+            }
+            return try keepMade(made, of: entry, requested: requested)
         }
     }
 

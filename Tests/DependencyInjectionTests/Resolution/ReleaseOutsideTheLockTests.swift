@@ -49,6 +49,11 @@ private final class NeedsProbeAndRefused { init(probe: DeinitLockProbe, refused:
 private final class RefusedService { init() throws { throw Refused() } }
 private final class CatchesItsDependencysFailure {}
 
+private final class GivenSession {}
+private final class GivenReader { init(session: GivenSession) {} }
+private final class GivenScreen { init(reader: GivenReader, session: GivenSession) {} }
+private final class GivenWatch: @unchecked Sendable { weak var session: GivenSession? }
+
 @Suite(.timeLimit(.minutes(1)))
 struct ReleaseOutsideTheLockTests {
     @Test func aGraphInstanceIsReleasedAfterTheResolveLetsGoOfTheLock() {
@@ -227,5 +232,38 @@ struct ReleaseOutsideTheLockTests {
         #expect(throws: ResolutionError.self) { try box.tryResolve(NeedsProbeAndRefused.self) }
         _ = box.resolve(CatchesItsDependencysFailure.self)
         #expect(log.current == [true, true])
+    }
+
+    /// Kept for the rollback only while the factory it was given to runs: a `Weak` that factory did
+    /// not keep is made again by the next one in the same resolution, and a `New` is gone.
+    @Test func whatASucceedingFactoryWasGivenAndDidNotKeepGoesWhenItReturns() {
+        let made = Guarded(0)
+        let watch = GivenWatch()
+        let alive = Guarded<[Bool]>([])
+        for lifetime in [Lifetime.weak, .new] {
+            let box = DIContainer()
+            box.register {
+                if lifetime == .weak {
+                    Weak { () -> GivenSession in
+                        made.withLock { $0 += 1 }
+                        return GivenSession()
+                    }
+                } else {
+                    New { GivenSession() }
+                }
+                New { resolve -> GivenReader in
+                    watch.session = resolve(GivenSession.self)  // read, not kept
+                    return GivenReader(session: GivenSession())
+                }
+                New { resolve -> GivenScreen in
+                    let reader: GivenReader = resolve()
+                    alive.withLock { $0.append(watch.session != nil) }
+                    return GivenScreen(reader: reader, session: resolve())
+                }
+            }
+            _ = box.resolve(GivenScreen.self)
+        }
+        #expect(made.current == 2)
+        #expect(alive.current == [false, false])
     }
 }
