@@ -446,7 +446,11 @@ extension DIContainer {
             // An argument inferred as a metatype is the real mistake: say that.
             throw argumentMismatch(entry, given: arguments.type, requested: requested)
         }
-        if let kept { return kept }
+        if let kept {
+            // A kept `Weak` is handed out as a made one is: its other holders may let go while the factory runs.
+            if entry.lifetime == .weak, !Resolution.state.frames.isEmpty { Resolution.state.handedOut.append(kept) }
+            return kept
+        }
         // Validation: a registration whose check failed fails at once, for the same reason (each
         // factory runs once per validate()); an async one too, which is not "not made yet" then.
         if let failure = entry.state.validationFailure { throw failure.reached(through: Resolution.state.path) }

@@ -54,6 +54,9 @@ private final class GivenReader { init(session: GivenSession) {} }
 private final class GivenScreen { init(reader: GivenReader, session: GivenSession) {} }
 private final class GivenWatch: @unchecked Sendable { weak var session: GivenSession? }
 
+private final class UsesAKeptWeak {}
+private final class NeverRegistered {}
+
 @Suite(.timeLimit(.minutes(1)))
 struct ReleaseOutsideTheLockTests {
     @Test func aGraphInstanceIsReleasedAfterTheResolveLetsGoOfTheLock() {
@@ -265,5 +268,31 @@ struct ReleaseOutsideTheLockTests {
         }
         #expect(made.current == 2)
         #expect(alive.current == [false, false])
+    }
+
+    /// A kept `Weak` handed to a factory, whose other holder lets go (on another thread) while the
+    /// factory runs: the factory then fails, holding the last reference, which goes after the lock.
+    @Test func aKeptWeakAFailingFactoryHeldLastIsReleasedAfterTheLock() {
+        let log = Guarded<[Bool]>([])
+        let holder = Guarded<DeinitLockProbe?>(nil)
+        let box = DIContainer()
+        box.register {
+            Weak { DeinitLockProbe(log) }
+            New { resolve -> UsesAKeptWeak in
+                let probe = resolve(DeinitLockProbe.self)  // the instance `holder` keeps
+                let droppedElsewhere = DispatchSemaphore(value: 0)
+                Thread {
+                    holder.withLock { $0 = nil }
+                    droppedElsewhere.signal()
+                }.start()
+                droppedElsewhere.wait()
+                defer { withExtendedLifetime(probe) {} }  // now the last reference
+                _ = try resolve.tryResolve(NeverRegistered.self)
+                return UsesAKeptWeak()
+            }
+        }
+        holder.withLock { $0 = box.resolve(DeinitLockProbe.self) }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(UsesAKeptWeak.self) }
+        #expect(log.current == [true])
     }
 }
