@@ -478,12 +478,7 @@ extension DIContainer {
             #endif
             let given = Resolution.state.handedOut.count
             let made = try Self.call(make, resolver, arguments.values, key: requested, in: self)
-            // What it was given and did not keep goes once it returned (a `Weak` then is made again); had it
-            // failed, the rollback would release it after the lock.
-            while Resolution.state.handedOut.count > given, let value = Resolution.state.handedOut.popLast() {
-                _ = value
-            }
-            return try keepMade(made, of: entry, requested: requested)
+            return try keepMade(made, of: entry, requested: requested, given: given)
         }
     }
 
@@ -556,9 +551,10 @@ extension DIContainer {
     /// Keeps a value `entry`'s factory made, decorated by this container's decorators of its type,
     /// as its lifetime says (unless `keeping` is false: an async run that `releaseInstances()`
     /// overtook), and queues its `onResolve` actions (which get the value undecorated) for the end
-    /// of the resolution; returns the decorated value.
+    /// of the resolution; returns the decorated value. What its factory and decorators were given
+    /// since `given` (a count of `handedOut`) goes once the value is kept.
     func keepMade(
-        _ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true
+        _ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true, given: Int = .max
     ) throws(ResolutionError) -> AnyBox {
         var decorated = value
         do throws(ResolutionError) {
@@ -589,6 +585,9 @@ extension DIContainer {
                 }
             }
         }
+        // What its factory and decorators were given and did not keep goes once they returned (a `Weak` then is
+        // made again); had one failed, the rollback would release it after the lock.
+        while Resolution.state.handedOut.count > given, let value = Resolution.state.handedOut.popLast() { _ = value }
         if Resolution.state.frames.count > 1, entry.lifetime == .new || entry.lifetime == .weak {
             Resolution.state.handedOut.append(decorated)
         }

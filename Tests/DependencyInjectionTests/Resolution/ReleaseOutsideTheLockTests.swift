@@ -57,6 +57,8 @@ private final class GivenWatch: @unchecked Sendable { weak var session: GivenSes
 private final class UsesAKeptWeak {}
 private final class NeverRegistered {}
 
+private final class DecoratedAfterAProbe {}
+
 @Suite(.timeLimit(.minutes(1)))
 struct ReleaseOutsideTheLockTests {
     @Test func aGraphInstanceIsReleasedAfterTheResolveLetsGoOfTheLock() {
@@ -293,6 +295,23 @@ struct ReleaseOutsideTheLockTests {
         }
         holder.withLock { $0 = box.resolve(DeinitLockProbe.self) }
         #expect(throws: ResolutionError.self) { try box.tryResolve(UsesAKeptWeak.self) }
+        #expect(log.current == [true])
+    }
+
+    /// The same when the factory returned and its `Decorate` then fails.
+    @Test(arguments: [Lifetime.new, .weak])
+    func whatAFactoryWasGivenIsReleasedAfterTheLockWhenItsDecoratorFails(lifetime: Lifetime) {
+        let log = Guarded<[Bool]>([])
+        let box = DIContainer()
+        box.register {
+            if lifetime == .new { New { DeinitLockProbe(log) } } else { Weak { DeinitLockProbe(log) } }
+            New { resolve -> DecoratedAfterAProbe in
+                _ = resolve(DeinitLockProbe.self)
+                return DecoratedAfterAProbe()
+            }
+            Decorate(DecoratedAfterAProbe.self) { _, _ in throw Refused() }
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(DecoratedAfterAProbe.self) }
         #expect(log.current == [true])
     }
 }
