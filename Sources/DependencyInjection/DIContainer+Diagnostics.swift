@@ -72,10 +72,11 @@ extension DIContainer {
     /// It never hangs: a non-throwing factory whose nested `resolve()` fails is probed on a thread
     /// of the library's own, which reports the failure and parks for good (Swift cannot unwind
     /// through the factory); once 64 such threads parked in the process, such factories are listed
-    /// as unchecked (a check already running parks a thread for each of its child tasks that fails). On an actor, where it runs factories inline, a failing static
-    /// `DIContainer.resolve()` in one still traps, as does a non-throwing `resolve()` failing in a
-    /// `Task {}` a factory started (not a thread of the library's). Actors and async factories not
-    /// finished 10 seconds after it began (for all of them together) are listed as unchecked too. Run it in a test or at startup of a debug
+    /// as unchecked (a check already running parks a thread for each of its child tasks that fails).
+    /// On an actor, where it runs factories inline, a failing static `DIContainer.resolve()` in one
+    /// still traps, as does a non-throwing `resolve()` failing in a `Task {}` a factory started (not
+    /// a thread of the library's). Actors and async factories not finished 10 seconds after it began
+    /// (for all of them together) are listed as unchecked too. Run it in a test or at startup of a debug
     /// build, not on a hot path.
     public func validate(isolation: isolated (any Actor)? = #isolation) -> ValidationReport {
         validate(blocking: MainActorCheck.isOnMainActor ? .mainActor : .init(isolation))
@@ -223,7 +224,8 @@ extension DIContainer {
                 registration: mine.summary, dependency: their.spec.summary)
             problems.append(
                 ResolutionError(reason: reason, key: entry.key).with {
-                    // Another actor's `New` is only awaited too, never made by a synchronous resolve on that actor.
+                    // Another actor's service that is not `Shared` is only awaited too, never made by a
+                    // synchronous resolve on that actor.
                     $0.conflictActor =
                         isAsyncOnly || their.spec.lifetime != .shared && !isolation.isMainActor
                         ? nil : isolation.actorName ?? "MainActor"

@@ -64,8 +64,9 @@ struct ResolutionState {
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
-    /// Values nothing keeps (a `New`'s, a `Weak`'s) made for the factory running now: released once it
-    /// returns; if it fails, after the lock with the rest (it may have dropped them, and a `deinit` may resolve).
+    /// Values nothing keeps (a `New`'s, a `Weak`'s) handed to the factory running now: released once what
+    /// it made is kept (see `keepMade`); if it fails, after the lock with the rest (it may have dropped
+    /// them, and a `deinit` may resolve).
     var handedOut: [AnyBox] = []
     /// The storage of the last install's list of entries, empty (see `DIContainer.install`).
     var spareEntries: [Entry] = []
