@@ -132,7 +132,7 @@ extension DIContainer {
                     // Where it was registered, unless the message says so (an isolation error names it,
                     // closing its summary: `(Shared, App/File.swift:12)`).
                     var problem = ValidationReport.Problem(registration: entry.key.displayName, error: error)
-                    let place = "\(entry.spec.fileID):\(entry.spec.line)"
+                    let place = entry.spec.place
                     if !error.description.contains(place + ")") { problem.registeredAt = place }
                     problems.append(problem)
                 case .unchecked(let reason)? where !isConflicted:
@@ -147,8 +147,8 @@ extension DIContainer {
         }
     }
 
-    /// Decorators of a type this container registers under no name (an `as:` alias counts): they never
-    /// run, as a decorator applies only to its container's registrations of its type. Lock held.
+    /// Decorators of a type this container does not register, under any name (an `as:` alias counts): they
+    /// never run, as a decorator applies only to its container's registrations of its type. Lock held.
     private func decoratorsOfNothing() -> [ValidationReport.Problem] {
         registry.value.decorators.filter { decorator in !slots.contains { $0.key.typeID == decorator.type } }.map {
             let error = ResolutionError(reason: .missingRegistration, key: Key($0.valueType, name: nil))

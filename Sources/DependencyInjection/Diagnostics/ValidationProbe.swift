@@ -114,7 +114,7 @@ final class ValidationProbe: @unchecked Sendable {
         var (early, inline, onActors, late): ([Int], [Int], [Int], [Int]) = ([], [], [], [])
         for (index, spec) in specs.enumerated() {
             let factory = spec.factory
-            let place = "registered at \(spec.fileID):\(spec.line)"
+            let place = "registered at \(spec.place)"
             if let problem = spec.validationProblem {
                 outcomes[index] = .failed(problem)
             } else if factory.takesArguments {
@@ -208,7 +208,7 @@ final class ValidationProbe: @unchecked Sendable {
             let isUnchecked = if case .unchecked? = outcomes[needed] { true } else { false }
             let isBlocked = blocking.actor != nil && specs[needed].factory.isolation.actor === blocking.actor
             guard isUnchecked || isBlocked else { continue }
-            let place = "registered at \(specs[index].fileID):\(specs[index].line)"
+            let place = "registered at \(specs[index].place)"
             outcomes[index] = .unchecked(
                 blocking.actor == nil
                     ? "it needs \(error.subject), which was not checked (\(place))"
@@ -308,7 +308,7 @@ final class ValidationProbe: @unchecked Sendable {
             let late = "its actor or async factory had not finished \(Self.actorTimeout) s after validate() began"
             Resolution.lock.withLock {
                 for index in indices where outcomes[index] == nil {
-                    let place = items[index].entry.map { " (registered at \($0.spec.fileID):\($0.spec.line))" } ?? ""
+                    let place = items[index].entry.map { " (registered at \($0.spec.place))" } ?? ""
                     outcomes[index] = .unchecked(late + place)
                 }
             }

@@ -405,9 +405,12 @@ struct RegistrationSpec {
     /// The lifetime as a registration writes it: `Shared`, `New`, `Scoped(.session)`.
     var writtenLifetime: String { lifetime.description + (scope.map { "(.\($0.name))" } ?? "") }
 
+    /// Where it was written: `App/Deps.swift:12`.
+    var place: String { "\(fileID):\(line)" }
+
     /// `'Cache' (Shared, App/Deps.swift:12)`, with its actor if it has one: for messages naming two.
     var summary: String {
-        let traits = [writtenLifetime, factory.isolation.actorName.map { "on \($0)" }, "\(fileID):\(line)"]
+        let traits = [writtenLifetime, factory.isolation.actorName.map { "on \($0)" }, place]
         return "'\(key.displayName)' (\(traits.compactMap { $0 }.joined(separator: ", ")))"
     }
 

@@ -221,6 +221,12 @@ extension DIContainer {
     @inline(never)
     private static func savepoint() -> ResolutionState.Savepoint { Resolution.state.savepoint }
 
+    /// Lets go of the values handed out past the first `count`, each taken out on its own (so that the
+    /// array keeps its storage) and released outside the access to the state: its `deinit` may resolve.
+    private static func letGoOfHandedOut(downTo count: Int) {
+        while Resolution.state.handedOut.count > count, let value = Resolution.state.handedOut.popLast() { _ = value }
+    }
+
     /// Rolls back to `savepoint` (everything when `nil`); what that drops goes after the lock.
     @inline(never)
     private func dropMade(since savepoint: ResolutionState.Savepoint?) {
@@ -254,8 +260,7 @@ extension DIContainer {
         defer {
             if isTopLevel {
                 (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
-                // Made: each taken out on its own (so that it keeps its storage), released outside the access.
-                while let value = Resolution.state.handedOut.popLast() { _ = value }
+                Self.letGoOfHandedOut(downTo: 0)  // what `onResolve` actions were given
                 if Resolution.keepsCallSites { Resolution.state.callSite = nil }
             }
         }
@@ -588,7 +593,7 @@ extension DIContainer {
         }
         // What its factory and decorators were given and did not keep goes once they returned (a `Weak` then is
         // made again); had one failed, the rollback would release it after the lock.
-        while Resolution.state.handedOut.count > given, let value = Resolution.state.handedOut.popLast() { _ = value }
+        Self.letGoOfHandedOut(downTo: given)
         if Resolution.state.frames.count > 1, entry.lifetime == .new || entry.lifetime == .weak {
             Resolution.state.handedOut.append(decorated)
         }
@@ -794,7 +799,7 @@ enum SlowFactory {
         let total = DispatchTime.now().uptimeNanoseconds - timing.started
         let own = total - min(total, Resolution.state.nestedFactoryTime)
         Resolution.state.nestedFactoryTime = timing.outer + total
-        guard own > limit, reported.insert("\(entry.key.displayName) \(entry.spec.fileID):\(entry.spec.line)").inserted
+        guard own > limit, reported.insert("\(entry.key.displayName) \(entry.spec.place)").inserted
         else { return }
         StandardError.write(
             "DependencyInjection: warning: the factory of \(entry.spec.summary) ran for \(own / 1_000_000) ms, "
