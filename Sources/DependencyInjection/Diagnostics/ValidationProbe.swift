@@ -390,18 +390,14 @@ final class ValidationProbe: @unchecked Sendable {
     private func abandonResolution() {
         Self.parked.value += 1
         for frame in Resolution.state.frames { frame.entry?.state.isMaking = false }
-        Resolution.state.frames = []
-        Resolution.state.probe = nil
-        (Resolution.state.failedInjection, Resolution.state.runningActor, Resolution.state.callSite) = (nil, nil, nil)
         // Registrations the resolution was installing, eager ones included, are taken back too.
         let installed = Resolution.state.installing.reversed().map { installing in
             defer { installing.container.registry.value = installing.registry }
             return installing.container.registry.value
         }
-        Resolution.state.installing = []
         let dropped = copy.rollBack(to: nil)
-        (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
-        Resolution.lock.releaseAfterUnlock((installed, dropped))
+        // The rest of its state (its frames, its probe, whether it ran actions) ends with it.
+        Resolution.lock.releaseAfterUnlock((installed, dropped, ResolutionState.takeResolution()))
         Resolution.lock.unlockCompletely()
     }
 

@@ -116,6 +116,17 @@ struct ResolutionState {
     typealias Savepoint = (made: Int, actions: Int, undo: Int, graph: Int, handedOut: Int)
 
     var savepoint: Savepoint { (made.count, pendingActions.count, undo.count, graphValues.count, handedOut.count) }
+
+    /// The state of the resolution in progress on this thread, replaced by that of none: what is not
+    /// the resolution's own (whether a task was ever bound, the async runs and their waits) stays. Lock held.
+    static func takeResolution() -> ResolutionState {
+        var taken = ResolutionState()
+        swap(&taken, &Resolution.state)
+        (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns) = (
+            taken.anyTaskBinding, taken.asyncWaits, taken.asyncRuns
+        )
+        return taken
+    }
 }
 
 extension DIContainer {
@@ -316,11 +327,7 @@ extension DIContainer {
     /// progress back. What is not the resolution's own (task bindings seen, async runs and waits)
     /// stays with the lock. Lock held.
     static func withResolutionSetAside<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
-        var aside = ResolutionState()
-        swap(&aside, &Resolution.state)
-        (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns) = (
-            aside.anyTaskBinding, aside.asyncWaits, aside.asyncRuns
-        )
+        var aside = ResolutionState.takeResolution()
         defer {
             (aside.anyTaskBinding, aside.asyncWaits, aside.asyncRuns) = (
                 Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns

@@ -17,6 +17,9 @@ private final class SessionHolder {
 private final class AlreadyMadeConfig { init() {} }
 private final class AlreadyHeldCache { init() {} }
 private final class NeedsWhatIsMissing { init(config: AlreadyMadeConfig, missing: NeverRegistered) {} }
+private final class WiredByAFailingAction { init() {} }
+private final class LoopStart { init(end: LoopEnd) {} }
+private final class LoopEnd { init(start: LoopStart) {} }
 
 /// A resolution is one transaction from its first step until what it made is kept (or dropped):
 /// whatever resolves on its thread meanwhile is part of it, and a nested block that fails takes
@@ -266,5 +269,23 @@ struct TransactionTests {
         #expect(throws: ResolutionError.self) { _ = try box.tryResolve(NeedsWhatIsMissing.self) }
         #expect(box.resolve(AlreadyMadeConfig.self) === config)
         #expect(box.resolve(AlreadyHeldCache.self) === cache)
+    }
+
+    /// A probe parked inside an `onResolve` action is no resolution any more: what it was doing
+    /// (running actions) must not colour the next resolution's error, on any thread.
+    @Test func aProbeParkedInAnActionLeavesNothingOfItsResolutionBehind() throws {
+        let broken = DIContainer()
+        broken.register {
+            Shared(WiredByAFailingAction.init).onResolve { _, resolve in _ = resolve(NeverRegistered.self) }
+        }
+        let report = try #require(onThread { broken.validate() })
+        #expect(!report.isValid)
+        let box = DIContainer()
+        box.register {
+            New(LoopStart.init)
+            New(LoopEnd.init)
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(LoopStart.self) }
+        #expect(error.description.contains("break the cycle: let one side get the other after creation"), "\(error)")
     }
 }
