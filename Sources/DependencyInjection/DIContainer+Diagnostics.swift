@@ -89,8 +89,7 @@ extension DIContainer {
         Self.settingAsideResolution {
             var copies: [ObjectIdentifier: Entry] = [:]
             let copy = isolatedCopy(copies: &copies, forValidation: true)
-            let (entries, probed, items, duplicates) = Resolution.lock.withLock {
-                var probed: [RegistrationSpec] = []
+            let (entries, items, duplicates) = Resolution.lock.withLock {
                 var items: [ValidationProbe.Item] = []
                 // This container's registrations, then an ancestor's factories that can only trap when
                 // they fail, probed (and not reported) too, so that what this container's factories
@@ -100,14 +99,13 @@ extension DIContainer {
                         // Each as its value needs: on the actor of its factory, else of a decorator or an action.
                         var spec = entry.spec
                         spec.factory.isolation = container.isolation(of: entry)
-                        probed.append(spec)
-                        items.append((copies[ObjectIdentifier(entry)], container.servedKeys(of: entry), itsCopy))
+                        items.append((spec, copies[ObjectIdentifier(entry)], container.servedKeys(of: entry), itsCopy))
                     }
                 }
-                return (rootEntries, probed, items, registry.value.duplicates)
+                return (rootEntries, items, registry.value.duplicates)
             }
             let probe = ValidationProbe(copy: copy, items: items, blocking: blocking, cancellation: cancellation)
-            let outcomes = probe.run(probed).prefix(entries.count)
+            let outcomes = probe.run().prefix(entries.count)
             let wiring = Resolution.lock.withLock {
                 // The edges the probes recorded in the copies, copied back to the source entries.
                 // The ancestors' too: a lifetime is followed through their `New`s (see `wiringProblems`).

@@ -51,10 +51,11 @@ final class ValidationProbe: @unchecked Sendable {
         wrappedValue: nil)
 
     private let copy: DIContainer
-    /// Each registration's entry in the copy, the slots it serves there, and the copy (of this
+    /// Each registration's spec (with the isolation its value needs: its factory's, else a decorator's
+    /// or an action's), its entry in the copy, the slots it serves there, and the copy (of this
     /// container or an ancestor) that holds them.
     private let items: [Item]
-    typealias Item = (entry: Entry?, keys: [Key], container: DIContainer)
+    typealias Item = (spec: RegistrationSpec, entry: Entry?, keys: [Key], container: DIContainer)
     private(set) var outcomes: [Outcome?]
     /// What the probes made, kept until validation ends (so that a `Weak` one is made once too).
     private var values: [AnyBox] = []
@@ -109,10 +110,10 @@ final class ValidationProbe: @unchecked Sendable {
         try ScopeRun.current.withValue(runs, operation: body)
     }
 
-    /// Checks every registration (their specs, in order).
-    func run(_ specs: [RegistrationSpec]) -> [Outcome?] {
+    /// Checks every registration, in order.
+    func run() -> [Outcome?] {
         var (early, inline, onActors, late): ([Int], [Int], [Int], [Int]) = ([], [], [], [])
-        for (index, spec) in specs.enumerated() {
+        for (index, spec) in items.map(\.spec).enumerated() {
             let factory = spec.factory
             let place = "registered at \(spec.place)"
             if let problem = spec.validationProblem {
@@ -152,14 +153,14 @@ final class ValidationProbe: @unchecked Sendable {
         }
         // A global actor's closure without a resolver first (it needs no plain factory's service): what
         // the plain ones that cannot unwind need of it is made, and their first try does not fail.
-        checkInTasks(onActors.filter { specs[$0].factory.isActorClosure })
+        checkInTasks(onActors.filter { items[$0].spec.factory.isActorClosure })
         // Cancelled: what is left is not checked (nor, below, what failed for want of what was not). Not
         // the plain ones that cannot unwind either: without what the actors' closures make, they would
         // fail, and a failure parks their thread for good.
         func cancelled() -> Bool { Resolution.lock.withLock { uncheckIfCancelled(Array(outcomes.indices)) } }
         if !cancelled() {
             probeOnThreads(early)
-            checkInTasks(onActors.filter { !specs[$0].factory.isActorClosure })
+            checkInTasks(onActors.filter { !items[$0].spec.factory.isActorClosure })
         }
         if !cancelled() {
             inRuns { Resolution.lock.withLock { for index in inline { check(index, on: blocking.actor) } } }
@@ -169,7 +170,7 @@ final class ValidationProbe: @unchecked Sendable {
             }
             probeOnThreads(retries + late)
         }
-        Resolution.lock.withLock { uncheckWhatNeedsTheUnchecked(specs) }
+        Resolution.lock.withLock { uncheckWhatNeedsTheUnchecked() }
         var run = runs
         while let ending = run { (run, _) = (ending.outer, ending.end()) }
         // What the checks made goes here, on the caller's thread: a probe thread or task may still hold
@@ -200,15 +201,15 @@ final class ValidationProbe: @unchecked Sendable {
     /// A registration that failed only for want of a service not checked (its check did not finish,
     /// or was cancelled) or of what the blocked actor makes is listed as not checked too: its wiring
     /// may well be right. Lock held.
-    private func uncheckWhatNeedsTheUnchecked(_ specs: [RegistrationSpec]) {
+    private func uncheckWhatNeedsTheUnchecked() {
         for index in outcomes.indices {
             guard case .failed(let error)? = outcomes[index], error.waitsForAnActor,
                 let needed = items.indices.first(where: { items[$0].keys.contains(error.key) })
             else { continue }
             let isUnchecked = if case .unchecked? = outcomes[needed] { true } else { false }
-            let isBlocked = blocking.actor != nil && specs[needed].factory.isolation.actor === blocking.actor
+            let isBlocked = blocking.actor != nil && items[needed].spec.factory.isolation.actor === blocking.actor
             guard isUnchecked || isBlocked else { continue }
-            let place = "registered at \(specs[index].place)"
+            let place = "registered at \(items[index].spec.place)"
             outcomes[index] = .unchecked(
                 blocking.actor == nil
                     ? "it needs \(error.subject), which was not checked (\(place))"
