@@ -294,11 +294,8 @@ final class ValidationProbe: @unchecked Sendable {
                 cancellation.value.running = (task, done)
                 return cancellation.value.isCancelled
             }
-            // Cancelled since the loop's check, before `cancel()` could see this task: stop waiting, as it would.
-            if cancelledAlready {
-                task.cancel()
-                done.signal()
-            }
+            // Cancelled since the loop's check, before `cancel()` could see this task: it stops waiting now.
+            if cancelledAlready { cancellation.cancel() }
             let timedOut = done.wait(timeout: deadline) == .timedOut
             let cancelled = Resolution.lock.withLock {
                 cancellation.value.running = nil
