@@ -47,8 +47,8 @@ extension DIContainer {
     /// `validate()` (so validate the parent too: a child's report may say valid while a resolve
     /// through the child of a broken parent registration fails). It finds missing dependencies and
     /// cycles (with their paths), errors thrown by factories, factories whose argument types were
-    /// inferred as `Any.Type`, lifetime mismatches (a `Shared` or `Weak` service that keeps a `Graph`
-    /// one), isolation conflicts (a service made on any thread
+    /// inferred as `Any.Type`, lifetime mismatches (a service that keeps one that lives shorter: a
+    /// `Graph`, or a `Scoped` one), isolation conflicts (a service made on any thread
     /// that needs a main-actor or global-actor service it cannot get there) and the same type and
     /// name registered twice in one `register` call or `Module`, without touching this container's
     /// instances: every factory runs once, in an isolated copy (fresh instances, the same

@@ -43,7 +43,7 @@ extension DIContainer {
         }
     }
 
-    /// The values (`Box`es) of every registration of `type`, made through the one resolution path.
+    /// The values (`AnyBox`es) of every registration of `type`, made through the one resolution path.
     @usableFromInline
     static func resolveAllBoxes(
         _ type: any Any.Type, from source: ContainerReference?, file: StaticString? = nil, line: UInt = 0,

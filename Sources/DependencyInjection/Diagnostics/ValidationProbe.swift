@@ -360,7 +360,7 @@ final class ValidationProbe: @unchecked Sendable {
         // Where the runtime has no task executors, the task may run on the cooperative pool; so does a
         // `Task {}` its factory started (task-locals, no executor), and one preferring another executor.
         guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            withUnsafeCurrentTask(body: { $0?.unownedTaskExecutor }) == ProbeExecutor.shared.asUnownedTaskExecutor()
+            ProbeExecutor.isPreferredByCurrentTask
         else { return }
         Resolution.lock.lock()
         // A task of the check (its own, or a child: none outlives it), also once validate() stopped waiting
@@ -402,18 +402,6 @@ final class ValidationProbe: @unchecked Sendable {
     private static func parkForever() -> Never {
         let never = DispatchSemaphore(value: 0)
         while true { never.wait() }
-    }
-}
-
-/// Runs each job of `validate()`'s task on a new thread of the library's own (a task runs one job
-/// at a time; a default actor's code runs on its task's preferred executor too). One for every
-/// check: `parkInTask` parks only a task that prefers it.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-private final class ProbeExecutor: TaskExecutor {
-    static let shared = ProbeExecutor()
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        DetachedThread.start { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 

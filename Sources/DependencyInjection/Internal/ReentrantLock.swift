@@ -4,9 +4,9 @@
 // own, allocated and initialized in `init`, and never handed out. It is never destroyed: the one
 // instance is `Resolution.lock`, a `static let` that lives as long as the process.
 // `holdCount`, `value` and `releasedAfterUnlock` are read and written only by the thread holding
-// the mutex, which orders every access from two threads. Nothing is released while it is held: a
-// `deinit` may resolve, or wait for another thread that does, so what a holder drops waits in
-// `releasedAfterUnlock` until its last unlock.
+// the mutex, which orders every access from two threads. What a holder drops waits in
+// `releasedAfterUnlock` until its last unlock: a `deinit` may resolve, or wait for another thread
+// that does (the one exception, a value a factory was given and dropped, is in docs/Design.md, "The rule").
 //
 // The number it buys: a recursive `pthread_mutex_t` costs a few nanoseconds per lock and
 // unlock and allocates nothing; a `DispatchQueue.sync` with an identity check, the reentrant

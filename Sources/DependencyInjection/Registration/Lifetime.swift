@@ -28,8 +28,8 @@ public enum Lifetime: String, Sendable, CustomStringConvertible {
     }
 
     /// Whether a service of this lifetime (in `scope`, if `Scoped`) would keep a `dependency` instance
-    /// (in `dependencyScope`) past its bounded lifetime: a `Shared`, `Weak` or ordinary `Scoped` one
-    /// outlives a run-only `Scoped` one, and everything but `New` outlives a `Graph` one.
+    /// (in `dependencyScope`) past its bounded lifetime: a `Shared` or `Weak` one outlives any `Scoped`
+    /// one, an ordinary `Scoped` one outlives a run-only one, and everything but `New` outlives a `Graph` one.
     func outlives(_ dependency: Lifetime, scope: DIScope? = nil, dependencyScope: DIScope? = nil) -> Bool {
         let rank = dependency.sharingRank(in: dependencyScope)
         return (1..<4).contains(rank) && sharingRank(in: scope) > rank

@@ -104,7 +104,7 @@ extension DIContainer {
         return []
     }
 
-    /// The value of `key` (a `Box`), made by an async factory, on an actor, or here; `isolation`
+    /// The value of `key` (an `AnyBox`), made by an async factory, on an actor, or here; `isolation`
     /// is where the caller runs (a value that is not `Sendable` never leaves its factory's actor).
     func provideAsync(_ key: Key, isolation: isolated (any Actor)? = #isolation) async throws -> AnyBox {
         // `T?`, where it is not registered itself, awaits the `T` that is.
@@ -323,12 +323,13 @@ private enum AsyncStep {
     case make(DIContainer, Slot, AsyncMaking, @Sendable (Resolver) async throws -> sending AnyBox)
 }
 
-/// One run of an async factory: later async resolves of a `Shared` one wait for it, and the runs
+/// One run of an async factory: later async resolves of one that keeps its value (`Shared`, `Weak`,
+/// `Scoped`) wait for it, and the runs
 /// it asks for know it, so that a cycle through async factories is an error, not a task waiting
 /// for itself.
 final class AsyncMaking: @unchecked Sendable {
-    // Unchecked: `entry`, `asking` and `waiters` are read and written only with `Resolution.lock`
-    // held; `requested` and `owner` never change.
+    // Unchecked: `entry`, `asking`, `waiters`, `nextWaiter`, `graph` and `failedInjection` are read and
+    // written only with `Resolution.lock` held; `requested` and `owner` never change.
     /// The run whose factory code is running in this task, if any. A task the factory starts
     /// (`Task { }`) inherits it, and may outlive the run.
     static let current = TaskLocal<AsyncMaking?>(wrappedValue: nil)

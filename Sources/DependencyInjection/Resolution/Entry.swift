@@ -1,7 +1,7 @@
 /// A registration installed in one container, with the instances its lifetime keeps there.
 ///
-/// Entries are retained like any object: by the container's table, by the frames of a
-/// resolution that runs them, by the `Graph` instances and queued actions of that resolution.
+/// Entries are retained like any object: by the container's table, by the `Graph` instances and
+/// queued actions of a resolution (its frames hold them unretained, see `Unretained`).
 @usableFromInline
 final class Entry: LockedEntryState, @unchecked Sendable {
     // Unchecked: its mutable state is `state`, guarded by `Resolution.lock` (see `Locked`).

@@ -64,9 +64,10 @@ struct ResolutionState {
     /// Entries whose `Shared` or `Weak` instance this resolution stored: if it fails, they
     /// are taken back, so nothing half-made (its `onResolve` not run) is ever kept.
     var made: [Entry] = []
-    /// Values nothing keeps (a `New`'s, a `Weak`'s) handed to the factory running now: released once what
-    /// it made is kept (see `keepMade`); if it fails, after the lock with the rest (it may have dropped
-    /// them, and a `deinit` may resolve).
+    /// The `New` and `Weak` values (a kept `Weak` too) handed to a factory or an `onResolve` action: a
+    /// factory's are let go once what it made is kept (`keepMade`), an action's when the top-level
+    /// resolution ends, both under the lock; on failure, after the lock with the rest (it may have
+    /// dropped them, and a `deinit` may resolve). See docs/Design.md, "The state of a resolution".
     var handedOut: [AnyBox] = []
     /// The storage of the last install's list of entries, empty (see `DIContainer.install`).
     var spareEntries: [Entry] = []
@@ -88,7 +89,8 @@ struct ResolutionState {
     /// Containers whose `eager()` registrations are being made, with their registries as they
     /// were before: what a failure puts back.
     var installing: [(container: DIContainer, registry: DIContainer.Registry)] = []
-    /// Async factory runs waiting for another task's run of a `Shared` one (to find cycles across tasks).
+    /// Async factory runs waiting for another task's run of one that keeps its value (`Shared`, `Weak`,
+    /// `Scoped`), to find cycles across tasks.
     var asyncWaits: [(waiter: AsyncMaking, target: AsyncMaking)] = []
     /// How many async factory runs are in progress: until one is, a top-level resolution need not
     /// look for the run it is part of (see `AsyncMaking.running`).
@@ -108,10 +110,10 @@ struct ResolutionState {
     /// The resolution path so far, as the user asked for each step.
     var path: [String] { frames.compactMap { $0.step == nil ? nil : $0.requested.displayName } }
 
-    /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued.
+    /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued, no `undo`.
     var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty && undo.isEmpty }
 
-    /// What a nested scope finds when it begins (how many of each there are); if it fails, what
+    /// What a nested resolve or scope finds when it begins (how many of each there are); if it fails, what
     /// came after is dropped.
     typealias Savepoint = (made: Int, actions: Int, undo: Int, graph: Int, handedOut: Int)
 
@@ -143,16 +145,15 @@ extension DIContainer {
         return unbox(value)
     }
 
-    /// The value (a `Box`) of `type` from `container`, else the one `source` reaches (``current``
+    /// The value (an `AnyBox`) of `type` from `container`, else the one `source` reaches (``current``
     /// when `nil`), with the container read and the resolution made under one hold of the lock.
     @usableFromInline
     static func resolveBox(
         _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?,
         in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false
     ) throws(ResolutionError) -> AnyBox {
-        // Each container is reached without retaining it where that is sound (see `Unretained`): a
-        // container has a side table (for its weak references), so each retain and release of one
-        // takes the runtime's slow path. `container` is the caller's, alive until this returns.
+        // Each container is reached without retaining it where that is sound (see `Unretained`).
+        // `container` is the caller's, alive until this returns.
         let given = container.map(Unretained.init)
         return try MainActorHop.resolving(trapsOnFailure: trapsOnFailure) { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
@@ -204,9 +205,10 @@ extension DIContainer {
         }
     }
 
-    /// The one resolution path behind every API: the wrappers, the static API, `tryResolve`,
-    /// `eager()`, validation and the async API. Returns a `Box` of the requested type; called
-    /// with ``Resolution/lock`` held.
+    /// Step 3 of the one resolution path (docs/Design.md, "The resolution path"): what `resolveBox`
+    /// and a lazy wrapper's first read call; `resolveAll`, `eager()`, `validate()` and the async API
+    /// call ``resolveStep(_:_:)`` inside `asOneResolution`. Returns an `AnyBox` of the requested type;
+    /// called with ``Resolution/lock`` held.
     ///
     /// At top level (no step in progress on this thread) the resolution is one transaction: once
     /// the value is made, queued `onResolve` actions run; if anything fails, every instance made
@@ -268,6 +270,7 @@ extension DIContainer {
         }
         // What the resolution made or dropped is released once the lock is let go (a `deinit` may
         // resolve); a resolution that made nothing (a kept instance, a `New`) has nothing to hand over.
+        // What `onResolve` actions were given (`handedOut`) is let go here, under the lock.
         defer {
             if isTopLevel {
                 (Resolution.state.isResolving, Resolution.state.origin) = (false, nil)
@@ -337,7 +340,7 @@ extension DIContainer {
         return try body()
     }
 
-    /// One step: looks `key` up here and in the ancestors, and provides its value (a `Box`). Also
+    /// One step: looks `key` up here and in the ancestors, and provides its value (an `AnyBox`). Also
     /// what `eager()`, `validate()` and the async API resolve with, inside a resolution scope.
     func resolveStep(_ key: Key, _ arguments: Arguments) throws(ResolutionError) -> AnyBox {
         // The edge points at what serves the step: `key`, or for an optional `T?` the `T`. This
@@ -405,7 +408,7 @@ extension DIContainer {
         Resolution.lock.releaseAfterUnlock(AfterUnlock { strict.report(resolve) })
     }
 
-    /// A value of `slot`'s type (a `Box`), kept or made by this container, which owns the slot.
+    /// A value of `slot`'s type (an `AnyBox`), kept or made by this container, which owns the slot.
     private func provide(
         _ slot: Slot, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
@@ -731,7 +734,8 @@ extension Optional: OptionalResolvable {
 }
 
 /// Makes a `Sendable` main-actor service on the main actor for a thread that resolves it
-/// synchronously off the main actor, at top level (no factory of its own running).
+/// synchronously off the main actor, at top level (no factory of its own running), or in a resolve an
+/// async factory's code made that kept nothing yet (docs/Design.md, "The main-actor hop").
 enum MainActorHop {
     /// Runs `attempt`; if it asks for the main actor, and this thread holds no lock the main actor
     /// would need, runs it again there, with this task's bindings, while this thread waits.

@@ -23,7 +23,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case optionalRegistration
         /// The factory (or a `Decorate` or `onResolve` action of it) threw ``ResolutionError/underlyingError``.
         case factoryFailed
-        /// A `@MainActor` factory was resolved off the main actor.
+        /// A value made or handed out by main-actor code (a `@MainActor` factory, or a `Decorate` or
+        /// `onResolve` action written on the main actor) was needed off the main actor.
         case mainActorRequired
         /// A value that is not `Sendable`, made by a factory isolated to `actor`, was resolved
         /// elsewhere: it never leaves that actor through the container.
@@ -32,9 +33,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case weakRequiresClass(instanceType: String)
         /// A factory tried to change the container that is running it.
         case mutationDuringResolution(operation: String)
-        /// An async factory (or one isolated to a global actor other than the main actor) has
-        /// not made its instance yet, and a synchronous resolve cannot wait for it; `actor`
-        /// names the global actor, if any.
+        /// An async factory (a main-actor one too), or one isolated to another actor (a global actor,
+        /// or the actor instance whose method registered it), has not made its instance yet, and a
+        /// synchronous resolve cannot wait for it; `actor` names that actor, if any.
         case notYetMade(actor: String?)
         /// The resolution was `depth` steps deep and could go no deeper: past 1,000 steps, or with
         /// too little of the thread's stack left (a chain that long, or a cycle through that many
@@ -46,7 +47,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case argumentInferredAsMetatype(String)
         /// The type has a ``Decorate`` and is served, as an `as:` alias, by a registration of `implementation`.
         case decoratedAlias(implementation: String)
-        /// `validate()`: `registration` keeps an instance of `dependency`, which lives shorter (a `Graph`).
+        /// `validate()`: `registration` keeps an instance of `dependency`, which lives shorter (a `Graph`,
+        /// or a `Scoped` one: see `Lifetime.outlives`).
         case lifetimeMismatch(registration: String, dependency: String)
         /// `validate()`: `registration` runs on any thread and needs `dependency`, which it cannot
         /// get there even after `prepare()` (a `New` or non-`Sendable` service of an actor).
@@ -100,8 +102,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var conflictActor: String? = "MainActor"
         /// For an isolation conflict: the registration's lifetime as written (that of its isolated form).
         var conflictLifetime = "Shared"
-        /// A Sendable main-actor service asked for at top level off the main actor: the resolve is
-        /// made again on the main actor for the caller (see `MainActorHop`), never shown to users.
+        /// A Sendable main-actor service asked for off the main actor at top level, or in a resolve an
+        /// async factory's code made that kept nothing, never on a probe's thread: the resolve is made
+        /// again on the main actor for the caller (see `MainActorHop`), never shown to users.
         var asksForMainActor = false
         /// A registered name close to the requested one (a typo).
         var similarName: String?
