@@ -305,8 +305,7 @@ extension DIContainer {
             // change this container, and what they resolve is an edge of it).
             Resolution.state.frames.append(.init(self, entry: slot.entry, requested: making.requested))
             defer { _ = Resolution.state.frames.removeLast() }
-            let kept = try keepMade(value, of: slot.entry, requested: making.requested, keeping: keeps)
-            return try converted(kept, to: slot.alias, of: slot.entry, requested: making.requested)
+            return try keepMade(value, of: slot.entry, as: slot.alias, requested: making.requested, keeping: keeps)
         }
     }
 }

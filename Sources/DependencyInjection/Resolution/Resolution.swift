@@ -419,8 +419,7 @@ extension DIContainer {
         {
             throw error(.decoratedAlias(implementation: TypeName.of(slot.entry.spec.type)), for: requested)
         }
-        let value = try instance(of: slot.entry, requested: requested, arguments, origin: origin)
-        return try converted(value, to: slot.alias, of: slot.entry, requested: requested)
+        return try instance(of: slot.entry, as: slot.alias, requested: requested, arguments, origin: origin)
     }
 
     /// `value`, made by `entry`, as the `alias` type if there is one.
@@ -441,7 +440,7 @@ extension DIContainer {
     /// The instance of `entry` for this step: the one kept (once its isolation allows handing it out
     /// here), else one its factory makes now.
     private func instance(
-        of entry: Entry, requested: Key, _ arguments: Arguments, origin: DIContainer
+        of entry: Entry, as alias: AliasSpec?, requested: Key, _ arguments: Arguments, origin: DIContainer
     ) throws(ResolutionError) -> AnyBox {
         if let reason = entry.runRequired { throw error(reason, for: requested) }
         // Read in place: a copy of the whole `Factory` would retain each of its references.
@@ -465,7 +464,7 @@ extension DIContainer {
         if let kept {
             // A kept `Weak` is handed out as a made one is: its other holders may let go while the factory runs.
             if entry.lifetime == .weak, !Resolution.state.frames.isEmpty { Resolution.state.handedOut.append(kept) }
-            return kept
+            return try converted(kept, to: alias, of: entry, requested: requested)
         }
         // Validation: a registration whose check failed fails at once, for the same reason (each
         // factory runs once per validate()); an async one too, which is not "not made yet" then.
@@ -494,7 +493,7 @@ extension DIContainer {
             #endif
             let given = Resolution.state.handedOut.count
             let made = try Self.call(make, resolver, arguments.values, key: requested, in: self)
-            return try keepMade(made, of: entry, requested: requested, given: given)
+            return try keepMade(made, of: entry, as: alias, requested: requested, given: given)
         }
     }
 
@@ -567,12 +566,13 @@ extension DIContainer {
     /// Keeps a value `entry`'s factory made, decorated by this container's decorators of its type,
     /// as its lifetime says (unless `keeping` is false: an async run that `releaseInstances()`
     /// overtook), and queues its `onResolve` actions (which get the value undecorated) for the end
-    /// of the resolution; returns the decorated value. What its factory and decorators were given
-    /// since `given` (a count of `handedOut`) goes once the value is kept.
+    /// of the resolution; returns the decorated value, as `alias` if there is one. What its factory and
+    /// decorators were given since `given` (a count of `handedOut`) goes once that value is kept and converted.
     func keepMade(
-        _ value: AnyBox, of entry: Entry, requested: Key, keeping: Bool = true, given: Int = .max
+        _ value: AnyBox, of entry: Entry, as alias: AliasSpec?, requested: Key, keeping: Bool = true, given: Int = .max
     ) throws(ResolutionError) -> AnyBox {
         var decorated = value
+        let handed: AnyBox  // as the `alias` type, if there is one
         do throws(ResolutionError) {
             for decorator in registry.value.decorators where decorator.type == ObjectIdentifier(entry.spec.type) {
                 try checkRunsOn(decorator.isolation, entry, requested: requested)
@@ -583,6 +583,7 @@ extension DIContainer {
                 decorated = next
             }
             if keeping, let problem = entry.keep(decorated) { throw error(problem, for: requested) }
+            handed = try converted(decorated, to: alias, of: entry, requested: requested)
         } catch {
             // What was made is dropped: released after the lock, as its `deinit` may resolve.
             Resolution.lock.releaseAfterUnlock((value, decorated))
@@ -607,7 +608,7 @@ extension DIContainer {
         if Resolution.state.frames.count > 1, entry.lifetime == .new || entry.lifetime == .weak {
             Resolution.state.handedOut.append(decorated)
         }
-        return decorated
+        return handed
     }
 
     /// Runs one step for `entry` (its factory, or an `onResolve` action) in a frame of its own.

@@ -58,6 +58,7 @@ private final class UsesAKeptWeak {}
 private final class NeverRegistered {}
 
 private final class DecoratedAfterAProbe {}
+private final class ConvertedAfterAProbe {}
 
 @Suite(.timeLimit(.minutes(1)))
 struct ReleaseOutsideTheLockTests {
@@ -312,6 +313,24 @@ struct ReleaseOutsideTheLockTests {
             Decorate(DecoratedAfterAProbe.self) { _, _ in throw Refused() }
         }
         #expect(throws: ResolutionError.self) { try box.tryResolve(DecoratedAfterAProbe.self) }
+        #expect(log.current == [true])
+    }
+
+    /// The same when the value was kept and then fails its `as:` conversion (a type registration
+    /// could not check: a private protocol's conformance is looked for when resolved).
+    @Test(arguments: [Lifetime.new, .weak])
+    func whatAFactoryWasGivenIsReleasedAfterTheLockWhenItsValueFailsItsAlias(lifetime: Lifetime) {
+        let log = Guarded<[Bool]>([])
+        let box = DIContainer()
+        box.register {
+            if lifetime == .new { New { DeinitLockProbe(log) } } else { Weak { DeinitLockProbe(log) } }
+            New(
+                { resolve -> ConvertedAfterAProbe in
+                    _ = resolve(DeinitLockProbe.self)
+                    return ConvertedAfterAProbe()
+                }, as: UnrelatedToItsValue.self)
+        }
+        #expect(throws: ResolutionError.self) { try box.tryResolve(UnrelatedToItsValue.self) }
         #expect(log.current == [true])
     }
 }
