@@ -303,7 +303,8 @@ let scenarios: [String: () -> Void] = [
         _ = screen.router
     },
     // Debug builds: a slow synchronous factory is reported once, by its own time (not the outer
-    // factory that resolves it), also when validate()'s copy and an override copy make it again.
+    // factory that resolves it), also when validate()'s copy and an override copy make it again;
+    // a slow Decorate of a fast one is neither that factory's time nor the outer one's.
     "slowFactoryIsReportedOnce": {
         let box = DIContainer()
         box.register {
@@ -311,8 +312,14 @@ let scenarios: [String: () -> Void] = [
                 usleep(150_000)  // the factory's work, not synchronization
                 return Engine()
             }
+            New { Thing() }
+            Decorate(Thing.self) { thing, _ in
+                usleep(150_000)  // the decorator's work
+                return thing
+            }
             New { resolve -> ViewModel in
                 _ = resolve(Engine.self)
+                _ = resolve(Thing.self)
                 return ViewModel(id: "outer")
             }
         }
