@@ -52,6 +52,14 @@ private final class UIThing: Sendable {
     }
 }
 
+private protocol CardPayments: AnyObject, Sendable {}
+private final class CardClient: Sendable {}
+private final class CardProcessor: CardPayments { init(client: CardClient) {} }
+@MainActor private final class PayScreen {
+    @Inject var payments: CardPayments
+    init() {}
+}
+
 @Suite(.timeLimit(.minutes(1))) struct ValidateEverywhereTests {
     private static func mainActorCycle() -> DIContainer {
         let box = DIContainer()
@@ -190,6 +198,29 @@ private final class UIThing: Sendable {
         #expect(
             report.problems.allSatisfy { $0.error.reason == .missingRegistration && $0.error.typeName == "Missing" },
             "\(report)")
+    }
+
+    /// The synchronous form checks the plain registration first, so the main-actor one reaches its
+    /// failure again: through the alias it asks for, as the other forms say.
+    @MainActor @Test func aFailureReachedAgainThroughAnAliasHasTheSamePathFromEveryCaller() async {
+        func broken() -> DIContainer {
+            let box = DIContainer()
+            box.register {
+                Shared(CardProcessor.init, as: CardPayments.self)
+                New(PayScreen.init)
+            }
+            return box
+        }
+        func path(_ report: ValidationReport) -> [String]? {
+            report.problems.first { $0.registration == "PayScreen" }?.error.path
+        }
+        @MainActor func validateSynchronously(_ box: DIContainer) -> ValidationReport { box.validate() }
+        let synchronous = validateSynchronously(broken())
+        let awaited = await broken().validate()
+        let detached = await Task.detached { await broken().validate() }.value
+        #expect(path(awaited) == ["PayScreen", "CardPayments", "CardClient"], "\(awaited)")
+        #expect(path(detached) == path(awaited), "\(detached)")
+        #expect(path(synchronous) == path(awaited), "\(synchronous)")
     }
 }
 
