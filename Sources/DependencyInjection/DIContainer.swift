@@ -157,6 +157,8 @@ public final class DIContainer: @unchecked Sendable {
         let deferred = Resolution.lock.withLock { () -> Bool in
             let failure = error.with {
                 $0.declaration = "\(file):\(line)"
+                // The wrapper asked for what is missing itself, not a factory behind it.
+                $0.isWrapperRequest = $0.path.count <= Resolution.state.path.count + 1
                 // The owner being made is on the cycle (it closed at this resolve, or beyond it), or a
                 // wrapper's owner below is (`isWrapperCycle` set there already).
                 if case .dependencyCycle(let cycle) = $0.reason, let owner = Resolution.state.path.last {

@@ -116,6 +116,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var existentialArgument: (given: String, expected: String)?
         /// The property wrapper whose resolve failed, as `file:line` of its declaration.
         var declaration: String?
+        /// That wrapper asked for the key of this error itself: a fix of its name goes in the wrapper.
+        var isWrapperRequest = false
         /// A cycle that such a wrapper's owner is on: making the wrapper lazy breaks it.
         var isWrapperCycle = false
         /// A `Decorate` of the type, which its container does not register: it never runs.
@@ -334,6 +336,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         ].compactMap { $0 }
     }
 
+    /// Where and how to ask for `name` instead: in the property wrapper that asked, or in a resolve call.
+    private func asking(for name: String) -> String {
+        details.isWrapperRequest
+            ? " in the property wrapper: (name: \(name.debugDescription))."
+            : ": \(details.containerSpelling).resolve(\(Key(key.type, name: name).request))."
+    }
+
     /// The registration to suggest for a missing one, e.g. `Shared(Dog.init)`.
     private var suggestion: String {
         if let implementation = conformingTypes.first {
@@ -354,11 +363,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             if details.decoratesNothing {
                 "decorate the type the service is registered as (its `as:` type), in the container that registers it."
             } else if let similarName = details.similarName {
-                "ask for the registered name: \(details.containerSpelling).resolve(\(Key(key.type, name: similarName).request))."
+                "ask for the registered name\(asking(for: similarName))"
             } else if key.name == nil, let name = registeredNames.first {
-                "ask for a registered name: \(details.containerSpelling).resolve(\(Key(key.type, name: name).request))."
+                "ask for a registered name\(asking(for: name))"
             } else if details.isRegisteredUnnamed {
-                "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(Key(key.type, name: nil).request))."
+                details.isWrapperRequest
+                    ? "ask for it without a name in the property wrapper, as it is registered."
+                    : "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(Key(key.type, name: nil).request))."
             } else if Conformance.isFunction(details.key.type) {
                 "register the service this function would make, and ask for a factory of it instead: "
                     + "\(details.containerSpelling).factory(Detail.self, arguments: String.self) (a function type is never registered)."

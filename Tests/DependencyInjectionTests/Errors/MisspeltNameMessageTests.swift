@@ -23,6 +23,7 @@ private actor NamedDatabase {}
 private final class NamedReportScreen { @Inject var database: NamedDatabase }
 private actor NamedCache {}
 private final class NamedCacheScreen { @Inject(name: "primary") var cache: NamedCache }
+private final class MisspeltShelfScreen { @Inject(name: "primery") var shelf: Shelf }
 
 @Suite struct MisspeltNameMessageTests {
     @Test func aMisspeltNameSuggestsNoOtherType() throws {
@@ -80,8 +81,10 @@ private final class NamedCacheScreen { @Inject(name: "primary") var cache: Named
             Shared(NamedReportScreen.init)
         }
         let message = try #require(box.validate().problems.first).error.description
-        #expect(message.contains("To fix, ask for a registered name: "), "\(message)")
-        #expect(message.contains(".resolve(NamedDatabase.self, name: \"primary\")."), "\(message)")
+        // The wrapper asked: the fix is in the wrapper, not a resolve call.
+        #expect(
+            message.hasSuffix("To fix, ask for a registered name in the property wrapper: (name: \"primary\")."),
+            "\(message)")
     }
 
     /// Asked for by a name, registered without one: no unrelated type whose name begins alike.
@@ -92,7 +95,32 @@ private final class NamedCacheScreen { @Inject(name: "primary") var cache: Named
             Shared(NamedCacheScreen.init)
         }
         let message = try #require(box.validate().problems.first).error.description
-        #expect(message.contains("without a name"), "\(message)")
+        #expect(
+            message.hasSuffix("To fix, ask for it without a name in the property wrapper, as it is registered."),
+            "\(message)")
         #expect(!message.contains("Did you mean"), "\(message)")
+    }
+
+    /// A wrapper's misspelt name: the fix is the wrapper's `name:`; a factory behind it that asks is told to resolve.
+    @Test func aWrapperAskingForAMisspeltNameIsToldToChangeTheWrapper() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(WoodShelf.init, as: Shelf.self).named("primary")
+            Shared(MisspeltShelfScreen.init)
+        }
+        let message = try #require(box.validate().problems.first).error.description
+        #expect(message.contains("Property wrapper declared at"), "\(message)")
+        #expect(
+            message.hasSuffix("To fix, ask for the registered name in the property wrapper: (name: \"primary\")."),
+            "\(message)")
+        let behind = DIContainer()
+        behind.register {
+            Shared(WoodShelf.init, as: Shelf.self).named("primary")
+            Shared { resolve in Pair(resolve(Shelf.self, name: "primery"), 0) }
+        }
+        let other = try #require(behind.validate().problems.first).error.description
+        #expect(
+            other.hasSuffix("ask for the registered name: container.resolve(Shelf.self, name: \"primary\")."),
+            "\(other)")
     }
 }
