@@ -349,6 +349,34 @@ var validateTrustScenarios: [String: () -> Void] {
             if returned.wait(timeout: .now() + 10) == .timedOut { print("cooperative-pool-wedged") }
             didNotTrap()
         },
+        // A check awaits a global actor's service whose factory (on that actor) registers an eager()
+        // service elsewhere, whose non-throwing resolve() fails: a transaction of its own, on the actor's
+        // thread. It must trap with its message, as anywhere an actor's code runs, never park that thread.
+        "aCheckThatFailsInARegisterOnAGlobalActorNeverParksIt": {
+            let (elsewhere, third) = (DIContainer(), DIContainer())
+            elsewhere.register {
+                New { () -> WedgeService in
+                    registerAFailingEagerService(in: third)
+                    return WedgeService()
+                }
+            }
+            let box = DIContainer()
+            box.register {
+                Shared { _ async throws -> WedgeTop in
+                    _ = try await elsewhere.resolveAsync(WedgeService.self)
+                    return WedgeTop()
+                }
+            }
+            let pinged = DispatchSemaphore(value: 0)
+            Task.detached {
+                await decorateOnWedgeActor(elsewhere)
+                _ = await box.validate()
+                await WedgeActor.shared.ping()
+                pinged.signal()
+            }
+            if pinged.wait(timeout: .now() + 10) == .timedOut { print("actor-wedged") }
+            didNotTrap()
+        },
         // Child tasks of one check (two `async let`s, a task group of four) fail at once in a
         // non-throwing resolve(): the first records the check's failure, and each of them parks.
         "aCheckWhoseChildTasksFailTogether": {
@@ -401,5 +429,29 @@ final class CancelledCheck: Sendable {
         validation.cancel()
         returned.wait()
         goOn.signal()
+    }
+}
+
+@globalActor actor WedgeActor {
+    static let shared = WedgeActor()
+    func ping() {}
+}
+final class WedgeService: Sendable {}
+final class WedgeLeaf: Sendable {}
+final class WedgeMissing: Sendable {}
+final class WedgeTop: Sendable {}
+
+/// Written on WedgeActor: the decorator runs there, and so does the factory of what it decorates.
+@WedgeActor func decorateOnWedgeActor(_ container: DIContainer) {
+    container.register { Decorate(WedgeService.self) { service, _ in service } }
+}
+
+/// Nonisolated: its eager() factory is made by the register call, where it is called.
+func registerAFailingEagerService(in container: DIContainer) {
+    container.register {
+        Shared { resolve -> WedgeLeaf in
+            _ = resolve(WedgeMissing.self) as WedgeMissing
+            return WedgeLeaf()
+        }.eager()
     }
 }

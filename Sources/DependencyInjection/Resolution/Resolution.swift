@@ -320,10 +320,11 @@ extension DIContainer {
 
     /// Runs `body` as a transaction of its own (`registerDependencies()`, or a `register` with
     /// `eager()` registrations, in the middle of a resolution): what it made stays if that one
-    /// fails. Not on a `validate()` probe's thread, where a failure parks the thread with the
-    /// resolution it abandons (see `ValidationProbe`). Lock held.
+    /// fails. Not on a `validate()` probe's thread or in a check's task, where a failure parks (or,
+    /// on an actor, traps) with the whole resolution it abandons (see `ValidationProbe`). Lock held.
     static func asTransactionOfItsOwn<R>(_ body: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
-        Resolution.state.probe == nil ? try withResolutionSetAside(body) : try body()
+        let isChecking = Resolution.state.probe != nil || ValidationProbe.runningCheck.get() != nil
+        return isChecking ? try body() : try withResolutionSetAside(body)
     }
 
     /// Runs `body` as if no resolution were in progress on this thread; then puts the one in

@@ -118,6 +118,14 @@ import Testing
         #expect(run.trapped && run.stderr.contains("No registration for 'AppConfiguration'"), "\(run.stderr)")
     }
 
+    /// A failure in a `register` a global actor's factory makes (a transaction of its own) is still on
+    /// that actor's thread: it traps with its message, and never parks the thread, which would wedge the actor.
+    @Test func aCheckThatFailsInARegisterOnAGlobalActorNeverParksIt() async throws {
+        let run = try await TrapRun.run("aCheckThatFailsInARegisterOnAGlobalActorNeverParksIt", timeout: 30)
+        #expect(!run.stdout.contains("actor-wedged"), "\(run.stdout)")
+        #expect(run.trapped && run.stderr.contains("No registration for 'WedgeMissing'"), "\(run.stderr)")
+    }
+
     /// Child tasks of one check (`async let`, a task group) that fail at once in a non-throwing
     /// resolve() each park: the first failure is the check's, and the process goes on.
     @Test func childTasksOfACheckFailingTogetherNeverEndTheProcess() async throws {

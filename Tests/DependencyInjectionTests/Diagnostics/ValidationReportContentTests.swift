@@ -68,6 +68,11 @@ private final class ParkOrderSlow: Sendable {}
 private final class ParkOrderNeeds: Sendable { init(slow: ParkOrderSlow) {} }
 private final class ParkOrderHolder: Sendable { init(_ needs: ParkOrderNeeds) {} }
 
+private final class AsideLeaf: Sendable {}
+private final class AsideMid: Sendable {}
+private final class AsideTop: Sendable {}
+private final class AsideMissing: Sendable {}
+
 @Suite(.timeLimit(.minutes(1))) struct ValidationReportContentTests {
     @Test func validateLeavesTheInstancesTheContainerAlreadyMade() {
         let box = DIContainer()
@@ -252,5 +257,34 @@ private final class ParkOrderHolder: Sendable { init(_ needs: ParkOrderNeeds) {}
         #expect(
             "\(report)".contains("ValidationReportContentTests.swift:\(ReportTwoMissing.firstDeclaration)."),
             "\(report)")
+    }
+
+    /// An async check's synchronous resolve runs a factory that registers an `eager()` service in another
+    /// container (a transaction of its own), whose non-throwing resolve() fails: the check parks with the
+    /// whole resolution, and the factory that was running is not left "being made" (a false cycle).
+    @Test func anAsyncCheckParkedInsideARegisterLeavesNoFactoryBeingMade() async {
+        let other = DIContainer()
+        let box = DIContainer()
+        box.register {
+            Shared { resolve async -> AsideTop in
+                _ = resolve(AsideMid.self) as AsideMid
+                return AsideTop()
+            }
+            New { () -> AsideMid in
+                other.register {
+                    Shared { resolve -> AsideLeaf in
+                        _ = resolve(AsideMissing.self) as AsideMissing
+                        return AsideLeaf()
+                    }.eager()
+                }
+                return AsideMid()
+            }
+        }
+        let report = await box.validate()
+        let mid = report.problems.first { $0.registration == "AsideMid" }
+        #expect(mid?.error.reason == .missingRegistration, "\(report)")
+        #expect(mid?.error.path == ["AsideMid", "AsideLeaf", "AsideMissing"], "\(report)")
+        let top = report.problems.first { $0.registration == "AsideTop" }
+        #expect(top?.error.path == ["AsideTop", "AsideMid", "AsideLeaf", "AsideMissing"], "\(report)")
     }
 }
