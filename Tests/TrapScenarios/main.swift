@@ -329,6 +329,25 @@ let scenarios: [String: () -> Void] = [
         box.withOverrides({}, operation: { _ = DIContainer.resolve(ViewModel.self) })
         didNotTrap()
     },
+    // Debug builds: a slow eager() factory a fast factory's register call makes (a transaction of its
+    // own, the resolution set aside) is its own time, not the fast factory's.
+    "slowEagerFactoryRegisteredInsideAFastOne": {
+        let other = DIContainer()
+        let box = DIContainer()
+        box.register {
+            New { () -> ViewModel in
+                other.register {
+                    Shared { () -> Engine in
+                        usleep(150_000)  // the eager factory's work, not synchronization
+                        return Engine()
+                    }.eager()
+                }
+                return ViewModel(id: "fast")
+            }
+        }
+        _ = box.resolve(ViewModel.self)
+        didNotTrap()
+    },
     // validate() called on the main thread, for a factory that waits for the main queue when it
     // runs anywhere else: it must neither deadlock nor report a false problem.
     "validateOnTheMainThreadOfAFactoryThatWaitsForTheMainQueue": {

@@ -120,13 +120,16 @@ struct ResolutionState {
     var savepoint: Savepoint { (made.count, pendingActions.count, undo.count, graphValues.count, handedOut.count) }
 
     /// The state of the resolution in progress on this thread, replaced by that of none: what is not
-    /// the resolution's own (whether a task was ever bound, the async runs and their waits) stays. Lock held.
+    /// the resolution's own (whether a task was ever bound, the async runs and their waits, the time of
+    /// nested factories) stays. Lock held.
     static func takeResolution() -> ResolutionState {
         var taken = ResolutionState()
         swap(&taken, &Resolution.state)
         (Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns) = (
             taken.anyTaskBinding, taken.asyncWaits, taken.asyncRuns
         )
+        // A resolution set aside in a factory: its factories' time is nested in that one's.
+        Resolution.state.nestedFactoryTime = taken.nestedFactoryTime
         return taken
     }
 }
@@ -333,8 +336,9 @@ extension DIContainer {
     static func withResolutionSetAside<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
         var aside = ResolutionState.takeResolution()
         defer {
-            (aside.anyTaskBinding, aside.asyncWaits, aside.asyncRuns) = (
-                Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns
+            (aside.anyTaskBinding, aside.asyncWaits, aside.asyncRuns, aside.nestedFactoryTime) = (
+                Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns,
+                Resolution.state.nestedFactoryTime
             )
             swap(&aside, &Resolution.state)
         }

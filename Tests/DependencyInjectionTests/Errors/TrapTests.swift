@@ -232,4 +232,16 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
             #expect(warnings.isEmpty, "\(run.stderr)")
         #endif
     }
+
+    @Test func aSlowEagerFactoryAFastFactoryRegistersIsNotTheFastOnesTime() async throws {
+        let run = try await TrapRun.run("slowEagerFactoryRegisteredInsideAFastOne", timeout: 30)
+        #expect(!run.trapped, "\(run.stderr)")
+        let warnings = run.stderr.components(separatedBy: "\n").filter { $0.contains("warning: the factory of") }
+        #if DEBUG
+            #expect(warnings.count == 1, "\(warnings)")
+            #expect(warnings.first?.contains("'Engine' (Shared") == true, "\(warnings)")
+        #else
+            #expect(warnings.isEmpty, "\(run.stderr)")
+        #endif
+    }
 }
