@@ -181,7 +181,13 @@ public final class DIContainer: @unchecked Sendable {
             if making.failedInjection == nil { making.failedInjection = failure }
             return true
         }
-        if !deferred { fail(error, file: file, line: line) }
+        if !deferred { failInWrapper(error, file: file, line: line) }
+    }
+
+    /// Traps with a property wrapper's failure: one it asked for itself is fixed in the wrapper (its name).
+    static func failInWrapper(_ error: ResolutionError, file: StaticString, line: UInt) -> Never {
+        let asked = Resolution.lock.withLock { error.path.count <= Resolution.state.path.count + 1 }
+        fail(error.with { $0.isWrapperRequest = asked }, file: file, line: line)
     }
 
     /// ``current``, for a `@LazyInject` made now. While `validate()` makes the wrapper's owner (in a

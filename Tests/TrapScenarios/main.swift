@@ -153,6 +153,13 @@ func checkSharedWithoutBindings() {
 
 final class AppConfigurationImpl: AppConfiguration { init() {} }
 
+protocol MisspeltShelf: AnyObject {}
+final class WoodMisspeltShelf: MisspeltShelf { init() {} }
+final class MisspeltShelfScreen {
+    @Inject(name: "primery") var shelf: MisspeltShelf
+    init() {}
+}
+
 let scenarios: [String: () -> Void] = [
     "sharedWithoutBindings": { checkSharedWithoutBindings() },
     "resolverUsedAfterItsContainer": {
@@ -331,6 +338,17 @@ let scenarios: [String: () -> Void] = [
     },
     // Debug builds: a slow eager() factory a fast factory's register call makes (a transaction of its
     // own, the resolution set aside) is its own time, not the fast factory's.
+    // A wrapper that asks for a misspelt name traps with the fix validate() gives: the wrapper's name.
+    "aWrapperAskingForAMisspeltNameTraps": {
+        let box = DIContainer()
+        box.register {
+            Shared(WoodMisspeltShelf.init, as: MisspeltShelf.self).named("primary")
+            New(MisspeltShelfScreen.init)
+        }
+        print(box.validate())
+        announce(expected: nil)
+        _ = box.resolve(MisspeltShelfScreen.self)
+    },
     "slowEagerFactoryRegisteredInsideAFastOne": {
         let other = DIContainer()
         let box = DIContainer()

@@ -131,7 +131,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
                 }
             }
         } catch {
-            DIContainer.fail(error, file: file, line: line)
+            DIContainer.failInWrapper(error, file: file, line: line)
         }
     }
 

@@ -158,7 +158,7 @@ extension DIContainer {
         if case .async(let make) = entry.spec.factory.make, !isKept {
             if let reason = entry.runRequired { throw error(reason, for: key) }
             if let cycle = asyncCycle(reaching: entry, requested: key, from: asking) { throw cycle }
-            if let failure = entry.state.validationFailure { throw failure }
+            if let failure = entry.state.validationFailure { throw failure.reachedAgain(as: key, of: entry) }
             if let making = entry.making {
                 if let asking { Resolution.state.asyncWaits.append((asking, making)) }
                 return .wait(making)

@@ -473,12 +473,8 @@ extension DIContainer {
         }
         // Validation: a registration whose check failed fails at once, for the same reason (each
         // factory runs once per validate()); an async one too, which is not "not made yet" then.
-        if var failure = entry.state.validationFailure {
-            // Its check asked for the registration's own type; this step may ask for it through an alias.
-            if failure.path.first == entry.key.displayName {
-                failure = failure.with { $0.path[0] = requested.displayName }
-            }
-            throw failure.reached(through: Resolution.state.path)
+        if let failure = entry.state.validationFailure {
+            throw failure.reachedAgain(as: requested, of: entry).reached(through: Resolution.state.path)
         }
         guard case .sync(let make) = entry.spec.factory.make else {
             // Asked for by what its own async run (or one that asked for it) is making: a cycle, not

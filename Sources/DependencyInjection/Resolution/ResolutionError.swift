@@ -304,6 +304,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         path.first == step ? self : reached(through: [step])
     }
 
+    /// A failure `validate()` kept for `entry`, asked for again as `requested`: its first step (the entry, as
+    /// its check or an async run asked for it: its own type or an alias) named as this step asks.
+    func reachedAgain(as requested: Key, of entry: Entry) -> ResolutionError {
+        let served = [entry.spec.type] + entry.spec.aliases.map(\.type)
+        guard served.contains(where: { Key($0, name: entry.key.name).displayName == path.first }) else { return self }
+        return with { $0.path[0] = requested.displayName }
+    }
+
     /// The same error, reached through `steps` first (a resolution that needs a registration whose
     /// `validate()` check failed before).
     func reached(through steps: [String]) -> ResolutionError {

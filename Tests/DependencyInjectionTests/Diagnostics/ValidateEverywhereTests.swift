@@ -55,6 +55,10 @@ private final class UIThing: Sendable {
 private protocol CardPayments: AnyObject, Sendable {}
 private final class CardClient: Sendable {}
 private final class CardProcessor: CardPayments { init(client: CardClient) {} }
+private final class AsyncCardChecker: Sendable { init(_ payments: any CardPayments) {} }
+private final class SyncCardChecker: Sendable { init(_ payments: any CardPayments) {} }
+private final class CardHolder: Sendable { init(_ payments: any CardPayments) {} }
+private final class CardScreen: Sendable { init(_ processor: CardProcessor) {} }
 @MainActor private final class PayScreen {
     @Inject var payments: CardPayments
     init() {}
@@ -221,6 +225,37 @@ private final class CardProcessor: CardPayments { init(client: CardClient) {} }
         #expect(path(awaited) == ["PayScreen", "CardPayments", "CardClient"], "\(awaited)")
         #expect(path(detached) == path(awaited), "\(detached)")
         #expect(path(synchronous) == path(awaited), "\(synchronous)")
+    }
+
+    /// An async factory that asks for an async alias whose own check failed first: its path names the
+    /// alias it asked for, as a synchronous factory's does.
+    @Test func anAsyncFactoryReachingAFailedAliasNamesTheAlias() async {
+        let box = DIContainer()
+        box.register {
+            Shared({ resolve async throws in CardProcessor(client: try resolve.tryResolve()) }, as: CardPayments.self)
+            Shared { _ async throws in AsyncCardChecker(try await DIContainer.resolveAsync(CardPayments.self)) }
+            Shared { resolve in try SyncCardChecker(resolve.tryResolve(CardPayments.self)) }
+        }
+        let report = await box.validate()
+        func path(_ name: String) -> [String]? { report.problems.first { $0.registration == name }?.error.path }
+        #expect(path("SyncCardChecker") == ["SyncCardChecker", "CardPayments", "CardClient"], "\(report)")
+        #expect(path("AsyncCardChecker") == ["AsyncCardChecker", "CardPayments", "CardClient"], "\(report)")
+    }
+
+    /// An async run asked for through an alias that parks keeps its failure with the alias first: the
+    /// registration's own problem, and a step that asks for its own type, name what each asked for.
+    @Test func aFailureKeptByAnAbandonedRunThroughAnAliasNamesWhatEachStepAsked() async {
+        let box = DIContainer()
+        box.register {
+            Shared { _ async throws in CardHolder(try await DIContainer.resolveAsync(CardPayments.self)) }
+            Shared({ resolve async in CardProcessor(client: resolve()) }, as: CardPayments.self)
+            Shared { resolve in try CardScreen(resolve.tryResolve(CardProcessor.self)) }
+        }
+        let report = await box.validate()
+        func path(_ name: String) -> [String]? { report.problems.first { $0.registration == name }?.error.path }
+        #expect(path("CardHolder") == ["CardHolder", "CardPayments", "CardClient"], "\(report)")
+        #expect(path("CardProcessor") == ["CardProcessor", "CardClient"], "\(report)")
+        #expect(path("CardScreen") == ["CardScreen", "CardProcessor", "CardClient"], "\(report)")
     }
 }
 

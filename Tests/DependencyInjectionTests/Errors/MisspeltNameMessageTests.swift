@@ -24,6 +24,12 @@ private final class NamedReportScreen { @Inject var database: NamedDatabase }
 private actor NamedCache {}
 private final class NamedCacheScreen { @Inject(name: "primary") var cache: NamedCache }
 private final class MisspeltShelfScreen { @Inject(name: "primery") var shelf: Shelf }
+private protocol SendableShelf: Sendable {}
+private final class OakShelf: SendableShelf {}
+private final class LazyShelfReader: @unchecked Sendable {
+    @LazyInject(name: "primery") var shelf: any SendableShelf
+    init() { _ = shelf }
+}
 
 @Suite struct MisspeltNameMessageTests {
     @Test func aMisspeltNameSuggestsNoOtherType() throws {
@@ -122,5 +128,28 @@ private final class MisspeltShelfScreen { @Inject(name: "primery") var shelf: Sh
         #expect(
             other.hasSuffix("ask for the registered name: container.resolve(Shelf.self, name: \"primary\")."),
             "\(other)")
+    }
+
+    /// A lazy wrapper read in its owner's `init` under `validate()`: the wrapper asked, so the fix is its name.
+    @Test func aLazyWrapperReadInItsOwnersInitIsToldToChangeTheWrapper() async {
+        let box = DIContainer()
+        box.register {
+            Shared({ OakShelf() }, as: (any SendableShelf).self).named("primary")
+            New(LazyShelfReader.init)
+        }
+        let report = await Task.detached { box.validate() }.value
+        let message = report.problems.first { $0.registration == "LazyShelfReader" }?.error.description ?? ""
+        #expect(
+            message.hasSuffix("To fix, ask for the registered name in the property wrapper: (name: \"primary\")."),
+            "\(report)")
+    }
+
+    /// Outside `validate()`, the same wrapper's trap gives the same fix as `validate()` (not a resolve
+    /// call, which would leave the wrapper trapping).
+    @Test func aWrappersTrapForAMisspeltNameIsToldToChangeTheWrapper() async throws {
+        let run = try await TrapRun.run("aWrapperAskingForAMisspeltNameTraps")
+        let fix = "To fix, ask for the registered name in the property wrapper: (name: \"primary\")."
+        #expect(run.stdout.contains(fix), "\(run.stdout)")
+        #expect(run.trapped && run.trapMessage?.contains(fix) == true, "\(run.stderr)")
     }
 }
