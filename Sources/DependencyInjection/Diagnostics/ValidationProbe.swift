@@ -356,12 +356,9 @@ final class ValidationProbe: @unchecked Sendable {
     /// for that run goes on), and parks the thread for good. Returns anywhere else.
     static func parkInTask(_ error: ResolutionError) {
         // Not on the main actor (a task hops there, with its task-locals), whose thread must never park.
-        guard let (probe, index, done) = runningCheck.get(), !MainActorCheck.isOnMainActor else { return }
-        // Where the runtime has no task executors, the task may run on the cooperative pool; so does a
-        // `Task {}` its factory started (task-locals, no executor), and one preferring another executor.
-        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
-            ProbeExecutor.isPreferredByCurrentTask
-        else { return }
+        guard isCheckTask, let (probe, index, done) = runningCheck.get(), !MainActorCheck.isOnMainActor else {
+            return
+        }
         Resolution.lock.lock()
         // A task of the check (its own, or a child: none outlives it), also once validate() stopped waiting
         // for it (cancelled or late: listed as not checked, which stays), or once a sibling child parked; never
@@ -381,6 +378,16 @@ final class ValidationProbe: @unchecked Sendable {
         for run in runs { run.finish() }
         done.signal()
         parkForever()
+    }
+
+    /// Whether this is a check's task (or a child of it), on threads of the library's own: not a `Task {}`
+    /// its factory started (the check's task-locals, no executor), nor one preferring another executor;
+    /// where the runtime has no task executors, none (a check's task may run on the cooperative pool).
+    static var isCheckTask: Bool {
+        guard runningCheck.get() != nil, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
+            return false
+        }
+        return ProbeExecutor.isPreferredByCurrentTask
     }
 
     /// Takes back the resolution in progress on this thread (nothing half-made is kept) and

@@ -326,7 +326,7 @@ extension DIContainer {
     /// fails. Not on a `validate()` probe's thread or in a check's task, where a failure parks (or,
     /// on an actor, traps) with the whole resolution it abandons (see `ValidationProbe`). Lock held.
     static func asTransactionOfItsOwn<R>(_ body: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
-        let isChecking = Resolution.state.probe != nil || ValidationProbe.runningCheck.get() != nil
+        let isChecking = Resolution.state.probe != nil || ValidationProbe.isCheckTask
         return isChecking ? try body() : try withResolutionSetAside(body)
     }
 

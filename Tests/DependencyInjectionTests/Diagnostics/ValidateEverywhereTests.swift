@@ -59,6 +59,10 @@ private final class AsyncCardChecker: Sendable { init(_ payments: any CardPaymen
 private final class SyncCardChecker: Sendable { init(_ payments: any CardPayments) {} }
 private final class CardHolder: Sendable { init(_ payments: any CardPayments) {} }
 private final class CardScreen: Sendable { init(_ processor: CardProcessor) {} }
+private final class EagerLeaf: Sendable {}
+private final class NeverThere: Sendable {}
+private final class TaskStarter: Sendable {}
+private final class RegistersEagerly: Sendable {}
 @MainActor private final class PayScreen {
     @Inject var payments: CardPayments
     init() {}
@@ -256,6 +260,38 @@ private final class CardScreen: Sendable { init(_ processor: CardProcessor) {} }
         #expect(path("CardHolder") == ["CardHolder", "CardPayments", "CardClient"], "\(report)")
         #expect(path("CardProcessor") == ["CardProcessor", "CardClient"], "\(report)")
         #expect(path("CardScreen") == ["CardScreen", "CardProcessor", "CardClient"], "\(report)")
+    }
+
+    /// A `Task {}` a check's factory starts has the check's task-locals, not its executor: what it does
+    /// is the app's, not the check's. A `register` with `eager()` registrations inside a resolution that
+    /// then fails is a transaction of its own there, as in the app: its instance stays, made once.
+    @Test func aTaskAChecksFactoryStartedRegistersAsTheAppDoes() async {
+        let (made, started) = (Guarded(0), Guarded<Task<Void, Never>?>(nil))
+        let (other, app) = (DIContainer(), DIContainer())
+        app.register {
+            New { resolve throws -> RegistersEagerly in
+                other.register {
+                    Shared { () -> EagerLeaf in
+                        made.withLock { $0 += 1 }
+                        return EagerLeaf()
+                    }.eager()
+                }
+                _ = try resolve.tryResolve(NeverThere.self)
+                return RegistersEagerly()
+            }
+        }
+        let box = DIContainer()
+        box.register {
+            Shared { _ async -> TaskStarter in
+                started.withLock { $0 = Task { _ = try? app.tryResolve(RegistersEagerly.self) } }
+                return TaskStarter()
+            }
+        }
+        let report = await box.validate()
+        #expect(report.isValid, "\(report)")
+        await started.current?.value
+        _ = try? other.tryResolve(EagerLeaf.self)
+        #expect(made.current == 1, "the eager factory ran \(made.current) times")
     }
 }
 
