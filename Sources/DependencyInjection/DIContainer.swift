@@ -155,10 +155,8 @@ public final class DIContainer: @unchecked Sendable {
     @usableFromInline
     static func deferToValidation(_ error: ResolutionError, file: StaticString, line: UInt) {
         let deferred = Resolution.lock.withLock { () -> Bool in
-            let failure = error.with {
+            let failure = asWrappers(error).with {
                 $0.declaration = "\(file):\(line)"
-                // The wrapper asked for what is missing itself, not a factory behind it.
-                $0.isWrapperRequest = $0.path.count <= Resolution.state.path.count + 1
                 // The owner being made is on the cycle (it closed at this resolve, or beyond it), or a
                 // wrapper's owner below is (`isWrapperCycle` set there already).
                 if case .dependencyCycle(let cycle) = $0.reason, let owner = Resolution.state.path.last {
@@ -184,10 +182,15 @@ public final class DIContainer: @unchecked Sendable {
         if !deferred { failInWrapper(error, file: file, line: line) }
     }
 
-    /// Traps with a property wrapper's failure: one it asked for itself is fixed in the wrapper (its name).
+    /// Traps with a property wrapper's failure, as ``asWrappers(_:)`` says it.
     static func failInWrapper(_ error: ResolutionError, file: StaticString, line: UInt) -> Never {
-        let asked = Resolution.lock.withLock { error.path.count <= Resolution.state.path.count + 1 }
-        fail(error.with { $0.isWrapperRequest = asked }, file: file, line: line)
+        fail(Resolution.lock.withLock { asWrappers(error) }, file: file, line: line)
+    }
+
+    /// `error`, a property wrapper's: if the wrapper asked for what is missing itself (not a factory
+    /// behind it), the fix of a name goes in the wrapper. Lock held.
+    private static func asWrappers(_ error: ResolutionError) -> ResolutionError {
+        error.with { $0.isWrapperRequest = $0.path.count <= Resolution.state.path.count + 1 }
     }
 
     /// ``current``, for a `@LazyInject` made now. While `validate()` makes the wrapper's owner (in a
