@@ -7,7 +7,10 @@ import Testing
 /// Runs `work(index)` on `threads` threads released together, and waits for all of them.
 /// Returns false if they have not finished after `timeout` seconds (a deadlock), so the test
 /// fails with its own message, well within the suite's time limit.
-private func runTogether(threads: Int, timeout: TimeInterval = 30, _ work: @escaping @Sendable (Int) -> Void) -> Bool {
+/// The caller is suspended while they run, not blocked (see `onThread`).
+private func runTogether(
+    threads: Int, timeout: TimeInterval = 30, _ work: @escaping @Sendable (Int) -> Void
+) async -> Bool {
     let gate = DispatchSemaphore(value: 0)
     let done = DispatchGroup()
     for index in 0..<threads {
@@ -20,7 +23,7 @@ private func runTogether(threads: Int, timeout: TimeInterval = 30, _ work: @esca
         thread.start()
     }
     for _ in 0..<threads { gate.signal() }
-    return done.wait(timeout: .now() + timeout) == .success
+    return await onThread(timeout: timeout) { done.wait() } != nil
 }
 
 /// Burns a little time inside a factory, to widen the window in which a second thread could
@@ -78,7 +81,7 @@ private final class TaggedService<Tag>: Sendable {
     }
 
     @Test(arguments: SharedRoute.allCases)
-    func sharedIsMadeOnceUnderContention(route: SharedRoute) {
+    func sharedIsMadeOnceUnderContention(route: SharedRoute) async {
         let made = Tally()
         let seen = IdentitySet()
         let box = DIContainer()
@@ -95,7 +98,7 @@ private final class TaggedService<Tag>: Sendable {
                     }, as: Router.self, DeeplinkHandler.self)
             }
         }
-        let finished = runTogether(threads: 32) { index in
+        let finished = await runTogether(threads: 32) { index in
             for _ in 0..<50 {
                 switch (route, index % 3) {
                 case (.itsOwnType, _): seen.insert(box.resolve(SlowService.self))
@@ -110,13 +113,13 @@ private final class TaggedService<Tag>: Sendable {
         #expect(seen.count == 1)
     }
 
-    @Test func lazyInjectFirstAccessFromManyThreadsResolvesOnce() {
+    @Test func lazyInjectFirstAccessFromManyThreadsResolvesOnce() async {
         let made = Tally()
         let seen = IdentitySet()
         let box = DIContainer()
         box.register { New(SlowService(made)) }
         let holder = box.activate { LazyCountedHolder() }
-        let finished = runTogether(threads: 32) { _ in
+        let finished = await runTogether(threads: 32) { _ in
             seen.insert(holder.service)
         }
         #expect(finished)
@@ -124,7 +127,7 @@ private final class TaggedService<Tag>: Sendable {
         #expect(seen.count == 1)
     }
 
-    @Test func nestedResolutionThroughWrappersNeverDeadlocks() {
+    @Test func nestedResolutionThroughWrappersNeverDeadlocks() async {
         let box = DIContainer()
         box.register {
             Shared(Leaf.init)
@@ -132,7 +135,7 @@ private final class TaggedService<Tag>: Sendable {
             New(Top())
         }
         let leaves = IdentitySet()
-        let finished = runTogether(threads: 16) { _ in
+        let finished = await runTogether(threads: 16) { _ in
             for _ in 0..<50 {
                 let top = box.resolve(Top.self)
                 leaves.insert(top.middle.leaf)
@@ -143,11 +146,11 @@ private final class TaggedService<Tag>: Sendable {
         #expect(leaves.count == 1)
     }
 
-    @Test func registeringAndResolvingAtOnceLosesNothing() {
+    @Test func registeringAndResolvingAtOnceLosesNothing() async {
         let box = DIContainer()
         box.register { Shared(Leaf.init) }
         let leaves = IdentitySet()
-        let finished = runTogether(threads: 16) { index in
+        let finished = await runTogether(threads: 16) { index in
             for step in 0..<50 {
                 if index.isMultiple(of: 2) {
                     box.register { Shared(Engine.init).named("\(index)-\(step)") }
@@ -164,7 +167,7 @@ private final class TaggedService<Tag>: Sendable {
         #expect(missing.isEmpty)
     }
 
-    @Test func replacingARegistrationWhileOthersResolveItIsSafe() {
+    @Test func replacingARegistrationWhileOthersResolveItIsSafe() async {
         let made = Tally()
         @Sendable func memory() -> Store {
             made.increment()
@@ -178,7 +181,7 @@ private final class TaggedService<Tag>: Sendable {
         box.register { Shared(memory()) }
         let replacements = 100
         let resolved = Tally()
-        let finished = runTogether(threads: 8) { index in
+        let finished = await runTogether(threads: 8) { index in
             for _ in 0..<replacements {
                 if index == 0 {
                     box.register { Shared(postgres()) }
@@ -199,14 +202,14 @@ private final class TaggedService<Tag>: Sendable {
         #expect(box.resolve(Store.self) === last)
     }
 
-    @Test func childAndParentResolvingAtOnceMakeTheParentsSharedOnce() {
+    @Test func childAndParentResolvingAtOnceMakeTheParentsSharedOnce() async {
         let made = Tally()
         let seen = IdentitySet()
         let parent = DIContainer()
         parent.register { Shared(SlowService(made)) }
         let child = DIContainer(parent: parent)
         child.register { New { resolve in Pair(resolve(SlowService.self), 0) } }
-        let finished = runTogether(threads: 16) { index in
+        let finished = await runTogether(threads: 16) { index in
             for _ in 0..<50 {
                 if index.isMultiple(of: 2) {
                     seen.insert(parent.resolve(SlowService.self))
@@ -220,7 +223,7 @@ private final class TaggedService<Tag>: Sendable {
         #expect(seen.count == 1)
     }
 
-    @Test func graphStaysPerResolutionUnderContention() {
+    @Test func graphStaysPerResolutionUnderContention() async {
         let box = DIContainer()
         box.register {
             Graph(Scope.init)
@@ -229,7 +232,7 @@ private final class TaggedService<Tag>: Sendable {
         }
         let scopes = IdentitySet()
         let mixed = Tally()
-        let finished = runTogether(threads: 16) { _ in
+        let finished = await runTogether(threads: 16) { _ in
             for _ in 0..<50 {
                 let pair = box.resolve(Pair<ScopeUser, ScopeUser>.self)
                 if pair.first.scope !== pair.second.scope { mixed.increment() }
@@ -241,14 +244,14 @@ private final class TaggedService<Tag>: Sendable {
         #expect(scopes.count == 16 * 50)
     }
 
-    @Test func aFactoryThatHopsThroughAnotherQueueStillReenters() {
+    @Test func aFactoryThatHopsThroughAnotherQueueStillReenters() async {
         let box = DIContainer()
         let hop = DispatchQueue(label: "hop")
         box.register {
             Shared(Leaf.init)
             New { resolve in hop.sync { Pair(resolve(Leaf.self), 0) } }
         }
-        let finished = runTogether(threads: 4) { _ in
+        let finished = await runTogether(threads: 4) { _ in
             for _ in 0..<20 { _ = box.resolve(Pair<Leaf, Int>.self) }
         }
         #expect(finished)
@@ -256,9 +259,9 @@ private final class TaggedService<Tag>: Sendable {
 
     /// Each thread remembers the root-entry class of the types it registered; the same types
     /// registered on other threads, in other containers, must make entries of their own type.
-    @Test func registeringTheSameTypesOnManyThreadsMakesEntriesOfTheirOwnTypes() {
+    @Test func registeringTheSameTypesOnManyThreadsMakesEntriesOfTheirOwnTypes() async {
         let containers = (0..<8).map { _ in DIContainer() }
-        let finished = runTogether(threads: 8) { index in
+        let finished = await runTogether(threads: 8) { index in
             for round in 0..<50 {
                 let box = containers[index]
                 box.register(Shared(TaggedService<First>(index: round)))

@@ -279,14 +279,8 @@ final class FcWorld: @unchecked Sendable {
                 }
             }
         }
-        let outcome: ThreadHarness.Outcome = await withCheckedContinuation { done in
-            DispatchQueue.global().async {
-                done.resume(
-                    returning: ThreadHarness.run(
-                        workers: 3, runTime: .seconds(5), iterationLimit: 250, watchdog: .seconds(30), seed: seed,
-                        step: world.step))
-            }
-        }
+        let outcome = await ThreadHarness.run(
+            workers: 3, runTime: .seconds(5), iterationLimit: 250, watchdog: .seconds(30), seed: seed, step: world.step)
         await tasks
         #expect(outcome.stuckWorkers.isEmpty, "\(outcome.deadlockReport); seed \(seed)")
         let found = world.violations.withLock { $0 }

@@ -41,13 +41,13 @@ private final class Feature {
 }
 
 @Suite(.timeLimit(.minutes(1))) struct NoHangTests {
-    @Test func validateReturnsWhenAFactoryResolvesFromItsOwnContainerAndFails() throws {
+    @Test func validateReturnsWhenAFactoryResolvesFromItsOwnContainerAndFails() async throws {
         let box = DIContainer()
         box.register {
             Shared { [unowned box] _ in Wrapper(missing: box.resolve(Missing.self)) }
             Shared(Fresh())
         }
-        let report = try #require(onThread { box.validate() }, "validate() did not return")
+        let report = try #require(await onThread { box.validate() }, "validate() did not return")
         #expect(!report.isValid)
         #expect(report.validCount == 1)
         let problem = try #require(report.problems.first)
@@ -58,12 +58,12 @@ private final class Feature {
 
         // Nothing stayed locked or half-made: the container works, and validates once fixed.
         box.register { Shared(Missing()) }
-        let fixed = try #require(onThread { box.validate() }, "validate() did not return")
+        let fixed = try #require(await onThread { box.validate() }, "validate() did not return")
         #expect(fixed.isValid, "\(fixed)")
         _ = try box.tryResolve(Wrapper.self)
     }
 
-    @Test func validateReturnsWhenAFactoryResolvesFromAnotherContainerAndThatContainerStaysUsable() throws {
+    @Test func validateReturnsWhenAFactoryResolvesFromAnotherContainerAndThatContainerStaysUsable() async throws {
         let other = DIContainer()
         let helpers = Guarded(0)
         other.register {
@@ -73,7 +73,7 @@ private final class Feature {
         let box = DIContainer()
         box.register { Shared { _ in Top(mid: other.resolve(Mid.self)) } }
 
-        let report = try #require(onThread { box.validate() }, "validate() did not return")
+        let report = try #require(await onThread { box.validate() }, "validate() did not return")
         let problem = try #require(report.problems.first, "\(report)")
         #expect(problem.registration == "Top")
         #expect(problem.error.reason == .missingRegistration)
@@ -81,7 +81,7 @@ private final class Feature {
         #expect(helpers.current == 1)
 
         // Its next resolve neither blocks nor sees a stale "being made" mark or a half-made instance.
-        let outcome = onThread(timeout: 20) { () -> String in
+        let outcome = await onThread(timeout: 20) { () -> String in
             other.register { Shared(Missing()) }
             if let error = resolutionError({ _ = try other.tryResolve(Mid.self) }) { return "\(error)" }
             return "resolved"
@@ -91,7 +91,7 @@ private final class Feature {
         _ = try box.tryResolve(Top.self)
     }
 
-    @Test func validateWithAFailingPlainFactoryWhileOtherThreadsResolve() {
+    @Test func validateWithAFailingPlainFactoryWhileOtherThreadsResolve() async {
         let failing = DIContainer()
         failing.register { Shared { [unowned failing] _ in Wrapper(missing: failing.resolve(Missing.self)) } }
         let busy = DIContainer()
@@ -102,7 +102,7 @@ private final class Feature {
         }
         let problems = Guarded<[Int]>([])
         let features = Guarded(0)
-        let finished = onThread(timeout: 50) { () -> Bool in
+        let finished = await onThread(timeout: 50) { () -> Bool in
             DispatchQueue.concurrentPerform(iterations: 3) { worker in
                 if worker == 0 {
                     for _ in 0..<3 { problems.withLock { $0.append(failing.validate().problems.count) } }
@@ -121,7 +121,7 @@ private final class Feature {
         #expect(made.current == 1)
     }
 
-    @Test func childLazyInjectReadInParentFactoryWhileAnotherThreadResolvesThroughTheChild() {
+    @Test func childLazyInjectReadInParentFactoryWhileAnotherThreadResolvesThroughTheChild() async {
         let parent = DIContainer()
         let child = DIContainer(parent: parent)
         let leaves = Guarded(0)
@@ -141,7 +141,7 @@ private final class Feature {
         }
         let iterations = 3_000
         let branches = Guarded(0)
-        let finished = onThread(timeout: 50) { () -> Bool in
+        let finished = await onThread(timeout: 50) { () -> Bool in
             DispatchQueue.concurrentPerform(iterations: 3) { worker in
                 for _ in 0..<iterations {
                     switch worker {

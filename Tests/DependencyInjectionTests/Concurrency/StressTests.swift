@@ -24,11 +24,11 @@ import Testing
     /// Runs the workers, printing the seed first so that any run can be replayed.
     private func run(
         _ test: String, step: @escaping @Sendable (Int, inout SplitMix64, (String) -> Void) -> [String]
-    ) -> ThreadHarness.Outcome {
+    ) async -> ThreadHarness.Outcome {
         print(
             "StressTests.\(test): seed \(Self.seed) (replay: DI_STRESS_SEED=\(Self.seed) swift test --filter StressTests)"
         )
-        return ThreadHarness.run(
+        return await ThreadHarness.run(
             workers: Self.workerCount, runTime: Self.runTime, iterationLimit: Self.iterationLimit,
             watchdog: Self.watchdogTimeout, seed: Self.seed, step: step)
     }
@@ -40,9 +40,9 @@ import Testing
         #expect(outcome.iterations >= Self.workerCount, "the workers barely ran; \(replay)")
     }
 
-    @Test func sharedIsMadeOncePerRegistrationWhileThreadsReRegisterAndResolveEveryLifetime() {
+    @Test func sharedIsMadeOncePerRegistrationWhileThreadsReRegisterAndResolveEveryLifetime() async {
         let world = StableWorld()
-        let outcome = run(#function) { worker, random, note in
+        let outcome = await run(#function) { worker, random, note in
             world.step(worker: worker, random: &random, note: note)
         }
         expectHealthy(outcome)
@@ -53,9 +53,9 @@ import Testing
         #expect(world.lazyTargetsMade.withLock { $0 } == world.touchedHolders.withLock { $0.count })
     }
 
-    @Test func containerStaysConsistentWhileThreadsResetReleaseAndOverride() {
+    @Test func containerStaysConsistentWhileThreadsResetReleaseAndOverride() async {
         let world = ChurningWorld()
-        let outcome = run(#function) { worker, random, note in
+        let outcome = await run(#function) { worker, random, note in
             world.step(worker: worker, random: &random, note: note)
         }
         expectHealthy(outcome)
@@ -434,8 +434,23 @@ enum ThreadHarness {
 
     /// Runs `step` on `workers` threads until `runTime` has passed or each ran `iterationLimit`
     /// steps, and waits for them at most `watchdog`. Stuck workers are reported, not awaited.
-    /// Worker `i` draws its choices from `SplitMix64(seed: seed &+ i)`.
+    /// Worker `i` draws its choices from `SplitMix64(seed: seed &+ i)`. The caller is suspended
+    /// while they run, not blocked (see `onThread`).
     static func run(
+        workers: Int, runTime: Duration, iterationLimit: Int, watchdog: Duration, seed: UInt64,
+        step: @escaping @Sendable (Int, inout SplitMix64, (String) -> Void) -> [String]
+    ) async -> Outcome {
+        await withCheckedContinuation { done in
+            Thread {
+                done.resume(
+                    returning: runWaiting(
+                        workers: workers, runTime: runTime, iterationLimit: iterationLimit, watchdog: watchdog,
+                        seed: seed, step: step))
+            }.start()
+        }
+    }
+
+    private static func runWaiting(
         workers: Int, runTime: Duration, iterationLimit: Int, watchdog: Duration, seed: UInt64,
         step: @escaping @Sendable (Int, inout SplitMix64, (String) -> Void) -> [String]
     ) -> Outcome {

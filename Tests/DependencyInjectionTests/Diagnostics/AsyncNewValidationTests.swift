@@ -17,6 +17,10 @@ private enum Shipping { final class Service {} }
 extension DIScope { fileprivate static let asyncNewRequest = DIScope("asyncNewRequest") }
 
 @globalActor private actor AsyncNewLedgerActor { static let shared = AsyncNewLedgerActor() }
+/// An actor of its own for each test that validate()s on one: a test that runs on an actor leaves it
+/// waiting for the cooperative pool now and then, and a check that needs it then may wait behind
+/// every test queued there, past validate()'s 10 seconds.
+@globalActor private actor AsyncNewGraphActor { static let shared = AsyncNewGraphActor() }
 private final class AsyncNewLedger: Sendable {}
 private final class AsyncNewLedgerBook: Sendable { init(ledger: AsyncNewLedger) {} }
 
@@ -175,8 +179,8 @@ private final class AsyncMadeGraphBook: Sendable { init(graph: AsyncMadeGraph) {
     @Test func aGraphMadeOnlyByAnAwaitNeededSynchronouslyIsAProblem() async throws {
         let box = DIContainer()
         box.register {
-            Graph { @AsyncNewLedgerActor in AsyncNewGraph() }
-            Shared { @AsyncNewLedgerActor resolve async throws in AsyncNewGraphBook(graph: try resolve.tryResolve()) }
+            Graph { @AsyncNewGraphActor in AsyncNewGraph() }
+            Shared { @AsyncNewGraphActor resolve async throws in AsyncNewGraphBook(graph: try resolve.tryResolve()) }
             Graph { _ async in AsyncMadeGraph() }
             Shared { resolve async throws in AsyncMadeGraphBook(graph: try resolve.tryResolve()) }
         }

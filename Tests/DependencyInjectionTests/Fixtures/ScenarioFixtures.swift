@@ -39,22 +39,30 @@ func readTextFile(_ path: String) -> String {
     return String(decoding: text, as: UTF8.self)
 }
 
-/// Runs `body` on a new thread with a stack of `stackSize` bytes and waits for it; `nil` when it
-/// has not finished after `timeout` seconds (a hang), so the test fails instead of hanging.
-func onThread<Result>(
+/// Runs `body` on a new thread with a stack of `stackSize` bytes and awaits it; `nil` when it has
+/// not finished after `timeout` seconds (a hang), so the test fails instead of hanging.
+///
+/// The caller is suspended, not blocked: Swift Testing runs tests on the cooperative pool, a few
+/// threads (two on a 2-core machine). Tests that block them while they wait for threads of their own
+/// starve every other test's async work, a `validate()` checking on a global actor among it, which
+/// then reports its check as not finished after 10 s.
+func onThread<Result: Sendable>(
     stackSize: Int? = nil, timeout: TimeInterval = 30, _ body: @escaping @Sendable () -> Result
-) -> Result? {
-    let result = Guarded<Result?>(nil)
-    let finished = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        let value = body()
-        result.withLock { $0 = value }
-        finished.signal()
+) async -> Result? {
+    let waiting = Guarded<CheckedContinuation<Result?, Never>?>(nil)
+    @Sendable func finish(_ result: Result?) {
+        waiting.withLock { continuation in
+            continuation?.resume(returning: result)
+            continuation = nil
+        }
     }
-    if let stackSize { thread.stackSize = stackSize }
-    thread.start()
-    guard finished.wait(timeout: .now() + timeout) == .success else { return nil }
-    return result.current
+    return await withCheckedContinuation { continuation in
+        waiting.withLock { $0 = continuation }
+        let thread = Thread { finish(body()) }
+        if let stackSize { thread.stackSize = stackSize }
+        thread.start()
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { finish(nil) }
+    }
 }
 
 /// The error `body` threw, as a ``ResolutionError``; `nil` when it threw nothing (or another error).

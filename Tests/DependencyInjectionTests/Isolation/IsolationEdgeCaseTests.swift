@@ -83,7 +83,7 @@ extension DIScope { fileprivate static let loading = DIScope("loading") }
 struct IsolationEdgeCaseTests {
     /// A throwing closure without a resolver written in nonisolated code runs anywhere, like its
     /// non-throwing twin (it was taken for a `@MainActor` one).
-    @Test func aThrowingClosureWithoutAResolverRunsOnAnyThread() {
+    @Test func aThrowingClosureWithoutAResolverRunsOnAnyThread() async {
         let box = DIContainer()
         box.register {
             New { try load() }.named("closure")
@@ -91,7 +91,7 @@ struct IsolationEdgeCaseTests {
             Scoped(.loading) { try load() }.named("scoped")
         }
         for name in ["closure", "initializer", "scoped"] {
-            let outcome = onThread { () -> String in
+            let outcome = await onThread { () -> String in
                 do {
                     _ = try box.tryResolve(Loaded.self, name: name)
                     return "made"

@@ -297,28 +297,24 @@ extension DIScope {
 
     /// Its run returns while its async factory runs: as when `releaseInstances()` overtakes an async
     /// run, the resolve that made it gets the instance, and nothing keeps it.
+    /// Nothing here blocks a thread: a test that waits on a semaphore for a task holds one of the
+    /// cooperative pool's few threads, and with the other busy, the task (and every test's async
+    /// work, a validate() checking on a global actor among it) waited until the pool freed up.
     @Test func anAsyncScopedServiceWhoseRunEndsWhileItIsMadeIsKeptNowhere() async throws {
         let box = DIContainer()
-        let started = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
+        let gate = AsyncGate()
         box.register {
             Scoped(.coverRequest) { _ async in
-                started.signal()
-                await withCheckedContinuation { continuation in
-                    DispatchQueue.global().async {
-                        proceed.wait()
-                        continuation.resume()
-                    }
-                }
+                await gate.pass()
                 return CoverConfig()
             }
         }
-        let task = box.withScope(.coverRequest) {
+        let task = await box.withScope(.coverRequest) {
             let task = Task { try await box.resolveAsync(CoverConfig.self) }
-            started.wait()
+            await gate.firstArrival()
             return task
         }
-        proceed.signal()
+        await gate.open()
         _ = try await task.value
         let error = await #expect(throws: ResolutionError.self) { try await box.resolveAsync(CoverConfig.self) }
         #expect(error?.reason == .scopeRunRequired(scope: "coverRequest"))
@@ -332,7 +328,7 @@ private final class CoverLink {
 @Suite(.timeLimit(.minutes(1))) struct StackLimitMessageTests {
     /// On a thread whose stack runs out before 1,000 steps, the error says that the stack is the limit.
     @Test(.disabled(if: runsUnderAddressSanitizer, "AddressSanitizer: the stack left cannot be measured"))
-    func aChainDeeperThanTheThreadsStackAllowsSaysSo() throws {
+    func aChainDeeperThanTheThreadsStackAllowsSaysSo() async throws {
         let box = DIContainer()
         box.register {
             for index in 0..<1_000 {
@@ -344,16 +340,15 @@ private final class CoverLink {
                 }
             }
         }
-        nonisolated(unsafe) var caught: ResolutionError?
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            do { _ = try box.tryResolve(CoverLink.self, name: "0") } catch { caught = error as? ResolutionError }
-            done.signal()
+        let outcome = await onThread(stackSize: 256 << 10) { () -> ResolutionError? in
+            do {
+                _ = try box.tryResolve(CoverLink.self, name: "0")
+                return nil
+            } catch {
+                return error as? ResolutionError
+            }
         }
-        thread.stackSize = 256 << 10
-        thread.start()
-        #expect(done.wait(timeout: .now() + 30) == .success)
-        let error = try #require(caught)
+        let error = try #require(outcome ?? nil, "it did not finish, or did not fail")
         guard case .tooDeep(let depth) = error.reason else {
             Issue.record("expected tooDeep, got \(error)")
             return

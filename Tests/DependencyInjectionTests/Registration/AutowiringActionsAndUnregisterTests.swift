@@ -77,7 +77,7 @@ extension DIScope { fileprivate static let vaults = DIScope("vaults") }
 
 @Suite(.timeLimit(.minutes(1)))
 struct AutowiringTests {
-    @Test func aThrowingInitializerIsAutowiredAndItsErrorIsTheFactorys() throws {
+    @Test func aThrowingInitializerIsAutowiredAndItsErrorIsTheFactorys() async throws {
         let box = DIContainer()
         try box.tryRegister {
             Shared(Ledger.init)
@@ -85,8 +85,8 @@ struct AutowiringTests {
             Shared(LockedVault.init)
             Scoped(.vaults, Vault.init(log:)).named("scoped")
         }
-        #expect(onThread { (try? box.tryResolve(Vault.self)) != nil } == true)
-        #expect(onThread { (try? box.tryResolve(Vault.self, name: "scoped")) != nil } == true)
+        #expect(await onThread { (try? box.tryResolve(Vault.self)) != nil } == true)
+        #expect(await onThread { (try? box.tryResolve(Vault.self, name: "scoped")) != nil } == true)
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(LockedVault.self) }
         #expect(error.reason == .factoryFailed && error.underlyingError is Vault.Locked, "\(error)")
     }

@@ -183,8 +183,8 @@ struct RegistrationMoveTests {
         #expect(DIContainer().registrations.isEmpty)
     }
 
-    @Test func aModuleFoldedThousandsOfTimesInstallsOnASmallStack() {
-        let outcome = onThread(stackSize: 128 << 10) { () -> Int in
+    @Test func aModuleFoldedThousandsOfTimesInstallsOnASmallStack() async {
+        let outcome = await onThread(stackSize: 128 << 10) { () -> Int in
             let module = (0..<3_000).reduce(Module {}) { folded, index in
                 Module {
                     folded
@@ -261,7 +261,7 @@ struct RegistrationMoveTests {
     @Test(
         .disabled(
             if: runsUnderAddressSanitizer, "AddressSanitizer: the stack left cannot be measured on its fake stack"))
-    func aDeepChainOnA128KiBStackIsTooDeepNotACrash() {
+    func aDeepChainOnA128KiBStackIsTooDeepNotACrash() async {
         let box = DIContainer()
         box.register {
             for index in 0..<1_200 {
@@ -270,7 +270,7 @@ struct RegistrationMoveTests {
             }
             New(0).named("1200")
         }
-        let outcome = onThread(stackSize: smallStack(128 << 10)) { () -> String in
+        let outcome = await onThread(stackSize: smallStack(128 << 10)) { () -> String in
             do { return "made \(try box.tryResolve(Int.self, name: "0"))" } catch { return "\(error)" }
         }
         #expect(outcome?.contains("more than this thread's stack allows") == true, "\(outcome ?? "hang")")

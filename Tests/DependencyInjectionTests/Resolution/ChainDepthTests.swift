@@ -47,22 +47,6 @@ private func registerChain(of steps: Int, in container: DIContainer, withEnd: Bo
     return top
 }
 
-/// Runs `body` on a thread with a large stack and waits for it: every link is a nested
-/// resolution, and the test's own thread may have a small stack (512 KB on Apple platforms).
-private func onLargeStack<Result>(_ body: @escaping @Sendable () -> Result) -> Result? {
-    let result = Locked<Result?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        let value = body()
-        result.withLock { $0 = value }
-        done.signal()
-    }
-    thread.stackSize = 64 << 20
-    thread.start()
-    guard done.wait(timeout: .now() + 30) == .success else { return nil }
-    return result.withLock { $0 }
-}
-
 /// Links registered as `New`, each named after its place in a ring: link `i` needs link `i + 1`,
 /// and the last one needs the first.
 private final class RingLink {
@@ -74,9 +58,11 @@ private final class RingLink {
         .disabled(
             if: runsUnderAddressSanitizer, "AddressSanitizer: the stack left cannot be measured on its fake stack"),
         arguments: [20, 500])
-    func aChainOfDistinctTypesResolvesToTheBottom(steps: Int) throws {
+    func aChainOfDistinctTypesResolvesToTheBottom(steps: Int) async throws {
+        // Every link is a nested resolution, and the test's own thread may have a small stack (512 KB
+        // on Apple platforms).
         let outcome = try #require(
-            onLargeStack {
+            await onThread(stackSize: 64 << 20) {
                 Result { () throws -> Int in
                     let container = DIContainer()
                     let top = registerChain(of: steps, in: container)

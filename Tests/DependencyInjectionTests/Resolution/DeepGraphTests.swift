@@ -104,10 +104,10 @@ private func expectTooDeep(_ error: ResolutionError?, sourceLocation: SourceLoca
     @Test(
         .disabled(
             if: runsUnderAddressSanitizer, "AddressSanitizer: the stack left cannot be measured on its fake stack"))
-    func validateReportsALongCycleThroughEveryRegistrationOfIt() throws {
+    func validateReportsALongCycleThroughEveryRegistrationOfIt() async throws {
         // Every probe fails after 250 steps; a failure that deep costs milliseconds in a debug build.
         let box = chain(of: 250, cycle: true)
-        let report = try #require(onThread(timeout: 50) { box.validate() })
+        let report = try #require(await onThread(timeout: 50) { box.validate() })
         #expect(report.problems.count == 250)
         #expect(
             report.problems.allSatisfy {
@@ -129,10 +129,10 @@ private func expectTooDeep(_ error: ResolutionError?, sourceLocation: SourceLoca
         #expect(edgeCount(box.dependencyGraph()) == count)
     }
 
-    @Test func validateRecordsFourThousandEdges() throws {
+    @Test func validateRecordsFourThousandEdges() async throws {
         let count = 4_000
         let box = hub(of: count)
-        let report = try #require(onThread { box.validate() })
+        let report = try #require(await onThread { box.validate() })
         #expect(report.isValid)
         #expect(report.validCount == count + 1)
         #expect(edgeCount(box.dependencyGraph()) == count)
@@ -183,13 +183,13 @@ private func registerNestedChain(in box: DIContainer) {
 struct SmallStackTests {
     /// 128 KiB is musl's default thread stack, 512 KiB Apple's for secondary threads.
     @Test(arguments: [128 << 10, 192 << 10, 512 << 10])
-    func aFactoryRunsOnAThreadWithASmallStack(stackSize: Int) {
+    func aFactoryRunsOnAThreadWithASmallStack(stackSize: Int) async {
         let box = DIContainer()
         box.register {
             Shared(Engine.init)
             New { resolve in Pair(resolve(Engine.self), 1) }
         }
-        let outcome = onThread(stackSize: stackSize) { () -> String in
+        let outcome = await onThread(stackSize: stackSize) { () -> String in
             do {
                 _ = try box.tryResolve(Pair<Engine, Int>.self)
                 return "ok"

@@ -17,7 +17,7 @@ private final class PlainPlugin: Plugin {}
 @Suite(.timeLimit(.minutes(1))) struct ResolveAllTests {
     /// Off the main actor, one registration made on the main actor for the caller does not make
     /// the others' factories run twice (the attempt that found it was dropped and run again there).
-    @Test func resolveAllOffTheMainActorRunsEachSharedFactoryOnce() {
+    @Test func resolveAllOffTheMainActorRunsEachSharedFactoryOnce() async {
         let box = DIContainer()
         let made = Guarded(0)
         box.register {
@@ -27,7 +27,7 @@ private final class PlainPlugin: Plugin {}
             }
             Shared { @MainActor () -> Plugin in MainActorPlugin() }.named("main")
         }
-        #expect(onThread { box.resolveAll(Plugin.self).count } == 2)
+        #expect(await onThread { box.resolveAll(Plugin.self).count } == 2)
         #expect(made.current == 1)
     }
 

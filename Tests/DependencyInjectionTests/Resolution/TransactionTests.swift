@@ -213,7 +213,7 @@ struct TransactionTests {
 
     /// `validate()` parks a probe whose non-throwing factory failed: here, inside a `register`
     /// into another container, which never gets to put that container back itself.
-    @Test func aProbeParkedInsideARegisterOfAnotherContainerLeavesThatContainerAsItWas() throws {
+    @Test func aProbeParkedInsideARegisterOfAnotherContainerLeavesThatContainerAsItWas() async throws {
         let other = DIContainer()
         other.register { Shared(Database.init) }
         let box = DIContainer()
@@ -226,7 +226,7 @@ struct TransactionTests {
                 return TransactionRoot()
             }
         }
-        let report = try #require(onThread { box.validate() })
+        let report = try #require(await onThread { box.validate() })
         #expect(!report.isValid)
         #expect(other.registrations.map(\.typeName) == ["Database"])
     }
@@ -273,12 +273,12 @@ struct TransactionTests {
 
     /// A probe parked inside an `onResolve` action is no resolution any more: what it was doing
     /// (running actions) must not colour the next resolution's error, on any thread.
-    @Test func aProbeParkedInAnActionLeavesNothingOfItsResolutionBehind() throws {
+    @Test func aProbeParkedInAnActionLeavesNothingOfItsResolutionBehind() async throws {
         let broken = DIContainer()
         broken.register {
             Shared(WiredByAFailingAction.init).onResolve { _, resolve in _ = resolve(NeverRegistered.self) }
         }
-        let report = try #require(onThread { broken.validate() })
+        let report = try #require(await onThread { broken.validate() })
         #expect(!report.isValid)
         let box = DIContainer()
         box.register {
