@@ -394,13 +394,20 @@ final class ValidationProbe: @unchecked Sendable {
     /// releases the lock completely. Lock held.
     private func abandonResolution() {
         Self.parked.value += 1
-        for frame in Resolution.state.frames { frame.entry?.state.isMaking = false }
-        // Registrations the resolution was installing, eager ones included, are taken back too.
-        let installed = Resolution.state.installing.reversed().map { installing in
+        // The resolution and those it set aside on this thread (a `register` in a factory), outermost first.
+        let all = Resolution.state.setAside + [Resolution.state]
+        for frame in all.flatMap(\.frames) { frame.entry?.state.isMaking = false }
+        // Registrations they were installing, eager ones included, are taken back too.
+        let installed = all.flatMap(\.installing).reversed().map { installing in
             defer { installing.container.registry.value = installing.registry }
             return installing.container.registry.value
         }
-        let dropped = copy.rollBack(to: nil)
+        // What each made goes, innermost first.
+        var dropped = [copy.rollBack(to: nil)]
+        while var outer = Resolution.state.setAside.popLast() {
+            swap(&outer, &Resolution.state)
+            dropped += [outer, copy.rollBack(to: nil)]
+        }
         // The rest of its state (its frames, its probe, whether it ran actions) ends with it.
         Resolution.lock.releaseAfterUnlock((installed, dropped, ResolutionState.takeResolution()))
         Resolution.lock.unlockCompletely()

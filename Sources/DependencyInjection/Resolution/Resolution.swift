@@ -89,6 +89,8 @@ struct ResolutionState {
     /// Containers whose `eager()` registrations are being made, with their registries as they
     /// were before: what a failure puts back.
     var installing: [(container: DIContainer, registry: DIContainer.Registry)] = []
+    /// The resolutions set aside on this thread (`withResolutionSetAside`), outermost first.
+    var setAside: [ResolutionState] = []
     /// Async factory runs waiting for another task's run of one that keeps its value (`Shared`, `Weak`,
     /// `Scoped`), to find cycles across tasks.
     var asyncWaits: [(waiter: AsyncMaking, target: AsyncMaking)] = []
@@ -108,7 +110,9 @@ struct ResolutionState {
     var callSite: (file: StaticString, line: UInt)?
 
     /// The resolution path so far, as the user asked for each step.
-    var path: [String] { frames.compactMap { $0.step == nil ? nil : $0.requested.displayName } }
+    var path: [String] {
+        (setAside.flatMap(\.frames) + frames).compactMap { $0.step == nil ? nil : $0.requested.displayName }
+    }
 
     /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued, no `undo`.
     var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty && undo.isEmpty }
@@ -323,11 +327,9 @@ extension DIContainer {
 
     /// Runs `body` as a transaction of its own (`registerDependencies()`, or a `register` with
     /// `eager()` registrations, in the middle of a resolution): what it made stays if that one
-    /// fails. Not on a `validate()` probe's thread or in a check's task, where a failure parks (or,
-    /// on an actor, traps) with the whole resolution it abandons (see `ValidationProbe`). Lock held.
+    /// fails, in `validate()` too, where a failure that parks abandons both (see `ValidationProbe`). Lock held.
     static func asTransactionOfItsOwn<R>(_ body: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
-        let isChecking = Resolution.state.probe != nil || ValidationProbe.isCheckTask
-        return isChecking ? try body() : try withResolutionSetAside(body)
+        try withResolutionSetAside(body)
     }
 
     /// Runs `body` as if no resolution were in progress on this thread; then puts the one in
@@ -335,6 +337,9 @@ extension DIContainer {
     /// stays with the lock. Lock held.
     static func withResolutionSetAside<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
         var aside = ResolutionState.takeResolution()
+        // Still this thread's probe and actor; a park abandons the resolutions set aside too.
+        (Resolution.state.probe, Resolution.state.runningActor) = (aside.probe, aside.runningActor)
+        Resolution.state.setAside = aside.setAside + [aside]
         defer {
             (aside.anyTaskBinding, aside.asyncWaits, aside.asyncRuns, aside.nestedFactoryTime) = (
                 Resolution.state.anyTaskBinding, Resolution.state.asyncWaits, Resolution.state.asyncRuns,

@@ -4,6 +4,7 @@ import Testing
 /// A service that no test registers.
 private struct NeverRegistered {}
 private final class TransactionRoot { init() {} }
+private final class AsyncTransactionRoot: Sendable { init() {} }
 private final class Logger {
     var isWired = false
     init() {}
@@ -229,6 +230,73 @@ struct TransactionTests {
         let report = try #require(await onThread { box.validate() })
         #expect(!report.isValid)
         #expect(other.registrations.map(\.typeName) == ["Database"])
+    }
+
+    /// A `validate()` probe that fails after its factory's `register` into another container ended
+    /// keeps what that `register` made, as the app's failed resolve does (the test before the last):
+    /// a `register` is a transaction of its own in a check too. Its `eager()` factory ran again.
+    @Test func aProbeThatFailsAfterARegisterKeepsItsEagerInstancesAsTheAppDoes() async throws {
+        let engines = Guarded(0)
+        let other = DIContainer()
+        let box = DIContainer()
+        box.register {
+            Shared { resolve -> TransactionRoot in
+                other.register {
+                    Shared { () -> Engine in
+                        engines.increment()
+                        return Engine()
+                    }.eager()
+                }
+                _ = resolve(NeverRegistered.self)
+                return TransactionRoot()
+            }
+        }
+        let report = try #require(await onThread { box.validate() })
+        #expect(!report.isValid)
+        #expect(engines.current == 1)
+        _ = other.resolve(Engine.self)
+        #expect(engines.current == 1, "the eager instance was dropped with the failed check, and made again")
+    }
+
+    /// The same in an async check, whose failure parks its task's thread (it kept them before too: a guard).
+    @Test func anAsyncCheckThatFailsAfterARegisterKeepsItsEagerInstancesAsTheAppDoes() async throws {
+        let engines = Guarded(0)
+        let other = DIContainer()
+        let box = DIContainer()
+        box.register {
+            Shared { resolve async -> AsyncTransactionRoot in
+                other.register {
+                    Shared { () -> Engine in
+                        engines.increment()
+                        return Engine()
+                    }.eager()
+                }
+                _ = resolve(NeverRegistered.self)
+                return AsyncTransactionRoot()
+            }
+        }
+        let report = await box.validate()
+        #expect(!report.isValid, "\(report)")
+        #expect(engines.current == 1)
+        _ = other.resolve(Engine.self)
+        #expect(engines.current == 1, "the eager instance was dropped with the failed check, and made again")
+    }
+
+    /// A failure in a `register` that a factory runs, a transaction of its own, names the whole
+    /// path: the factory's own step first.
+    @Test func aFailureInARegisterAFactoryRunsHasTheWholePath() throws {
+        let other = DIContainer()
+        let box = DIContainer()
+        box.register {
+            Shared { _ -> TransactionRoot in
+                try other.tryRegister {
+                    Shared { resolve in Pair(try resolve.tryResolve(NeverRegistered.self), 0) }.eager()
+                }
+                return TransactionRoot()
+            }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(TransactionRoot.self) }
+        #expect(error.path == ["TransactionRoot", "Pair<NeverRegistered, Int>", "NeverRegistered"], "\(error)")
     }
 
     /// The failing action held the last reference to the `New` instance, whose `deinit` resolves.
