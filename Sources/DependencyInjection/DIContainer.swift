@@ -115,7 +115,7 @@ public final class DIContainer: @unchecked Sendable {
         registry.value.needsBootstrap = false
         guard let registering = DIContainer.self as? any DependencyRegistering.Type else { return }
         do throws(ResolutionError) {
-            try Self.asTransactionOfItsOwn { () throws(ResolutionError) in
+            try Self.withResolutionSetAside { () throws(ResolutionError) in
                 try asOneResolution { registering.registerDependencies() }
             }
         } catch {
@@ -408,7 +408,7 @@ extension DIContainer {
             if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
             guard var before else { return recycle() }
             do throws(ResolutionError) {
-                try Self.asTransactionOfItsOwn { () throws(ResolutionError) in
+                try Self.withResolutionSetAside { () throws(ResolutionError) in
                     // Known to the state too: a parked `validate()` probe never returns here, and puts it back.
                     Resolution.state.installing.append((self, before))
                     defer { _ = Resolution.state.installing.removeLast() }

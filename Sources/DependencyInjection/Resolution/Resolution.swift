@@ -325,16 +325,12 @@ extension DIContainer {
         }
     }
 
-    /// Runs `body` as a transaction of its own (`registerDependencies()`, or a `register` with
-    /// `eager()` registrations, in the middle of a resolution): what it made stays if that one
-    /// fails, in `validate()` too, where a failure that parks abandons both (see `ValidationProbe`). Lock held.
-    static func asTransactionOfItsOwn<R>(_ body: () throws(ResolutionError) -> R) throws(ResolutionError) -> R {
-        try withResolutionSetAside(body)
-    }
-
     /// Runs `body` as if no resolution were in progress on this thread; then puts the one in
     /// progress back. What is not the resolution's own (task bindings seen, async runs and waits)
-    /// stays with the lock. Lock held.
+    /// stays with the lock. So `registerDependencies()`, or a `register` with `eager()` registrations,
+    /// in the middle of a resolution is a transaction of its own: what it made stays if that one
+    /// fails, in `validate()` too, where a failure that parks abandons both (see `ValidationProbe`).
+    /// Lock held.
     static func withResolutionSetAside<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
         var aside = ResolutionState.takeResolution()
         // Still this thread's probe and actor; a park abandons the resolutions set aside too.
