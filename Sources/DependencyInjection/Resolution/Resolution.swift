@@ -319,6 +319,8 @@ extension DIContainer {
         }
         defer { Resolution.lock.unlock() }
         return withResolutionSetAside {
+            // Other threads resolve meanwhile (the checks): nothing of this thread's is theirs.
+            (Resolution.state.setAside, Resolution.state.probe, Resolution.state.runningActor) = ([], nil, nil)
             let holds = Resolution.lock.unlockCompletely()
             defer { Resolution.lock.relock(holds) }
             return body()
