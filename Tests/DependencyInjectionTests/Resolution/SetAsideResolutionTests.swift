@@ -275,12 +275,15 @@ struct SetAsideResolutionTests {
             }
             let extra = Module {
                 Shared { _ async -> SetAsideAsync in
-                    let path = await Task.detached { () -> [String]? in
-                        do { _ = try unrelated.tryResolve(SetAsideMissing.self) } catch {
-                            return (error as? ResolutionError)?.path
-                        }
-                        return nil
-                    }.value
+                    // On a thread of its own: a task would wait for the cooperative pool, which this
+                    // synchronous test holds a thread of, past validate()'s 10 seconds under load.
+                    let path =
+                        await onThread { () -> [String]? in
+                            do { _ = try unrelated.tryResolve(SetAsideMissing.self) } catch {
+                                return (error as? ResolutionError)?.path
+                            }
+                            return nil
+                        } ?? nil
                     seen.withLock { $0 = path }
                     return SetAsideAsync()
                 }
