@@ -313,7 +313,7 @@ extension DIContainer {
             Resolution.lock.unlock()
             return body()
         }
-        if Resolution.state.frames.contains(where: { $0.step != nil }) {
+        if !Resolution.state.path.isEmpty {  // a step set aside too (registerDependencies() reached in a factory)
             fatalError(
                 "DependencyInjection: validate() was called inside a factory; call it before or after resolving.")
         }
@@ -335,8 +335,10 @@ extension DIContainer {
     /// Lock held.
     static func withResolutionSetAside<R, Failure: Error>(_ body: () throws(Failure) -> R) throws(Failure) -> R {
         var aside = ResolutionState.takeResolution()
-        // Still this thread's probe and actor; a park abandons the resolutions set aside too.
-        (Resolution.state.probe, Resolution.state.runningActor) = (aside.probe, aside.runningActor)
+        // Still this thread's probe, actor and call site; a park abandons the resolutions set aside too.
+        (Resolution.state.probe, Resolution.state.runningActor, Resolution.state.callSite) = (
+            aside.probe, aside.runningActor, aside.callSite
+        )
         Resolution.state.setAside = aside.setAside + [aside]
         defer {
             (aside.anyTaskBinding, aside.asyncWaits, aside.asyncRuns, aside.nestedFactoryTime) = (
@@ -569,12 +571,14 @@ extension DIContainer {
             // instance, action or undo; no `Graph` value but the run's own, from its earlier resolves,
             // see `asOneResolution`), so that no `Shared` is made twice: that whole resolve is made
             // again on the main actor (`prepare()` makes async factories before main-actor ones).
-            let isWhole =
-                Resolution.state.frames.isEmpty
-                || AsyncMaking.running.map { run in
-                    Resolution.state.made.isEmpty && Resolution.state.pendingActions.isEmpty
-                        && Resolution.state.undo.isEmpty && Resolution.state.graphValues.count == run.graph.count
-                } ?? false
+            // The resolutions a `register` set aside included: the hop makes theirs again too.
+            let isWhole = (Resolution.state.setAside + [Resolution.state]).allSatisfy { state in
+                state.frames.isEmpty
+                    || AsyncMaking.running.map { run in
+                        state.made.isEmpty && state.pendingActions.isEmpty && state.undo.isEmpty
+                            && state.graphValues.count == run.graph.count
+                    } ?? false
+            }
             details.asksForMainActor = canHop && details.isSendable && isWhole && Resolution.state.probe == nil
         }
     }

@@ -571,7 +571,12 @@ extension DIContainer {
         let cycle = frames[start...].compactMap { $0.step == nil ? nil : $0.requested.displayName }
         return error(.dependencyCycle(cycle: cycle + [requested.displayName]), for: requested)
             .with {
-                $0.isNewWithActions = entry.spec.lifetime == .new && start == 0 && Resolution.state.isRunningActions
+                // Through its own action: the first step of a resolution (this one or one set aside) running actions.
+                $0.isNewWithActions =
+                    entry.spec.lifetime == .new
+                    && (Resolution.state.setAside + [Resolution.state]).contains {
+                        $0.isRunningActions && $0.frames.first?.entry === entry
+                    }
             }
     }
 

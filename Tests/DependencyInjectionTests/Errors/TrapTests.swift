@@ -196,6 +196,10 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
             "DependencyInjection: validate() was called inside a factory; call it before or after resolving."
         ),
         (
+            "validateInRegisterDependenciesReachedInAFactory",
+            "DependencyInjection: validate() was called inside a factory; call it before or after resolving."
+        ),
+        (
             "resolverUsedAfterItsContainer",
             "DependencyInjection: a Resolver was used after its container was deallocated."
         ),

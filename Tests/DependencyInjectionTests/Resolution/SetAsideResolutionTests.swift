@@ -4,18 +4,19 @@ import Testing
 
 // A `register` or `registerDependencies()` reached in the middle of a resolution sets that
 // resolution aside (a transaction of its own): what a validate() probe that parks then takes back,
-// the paths and cycles named across it, and what other threads see while validate() runs there.
+// and the paths, cycles, hints, refusals and main-actor hops that must see across it.
 
 private struct SetAsideMissing {}
 private final class SetAsideRoot { init() {} }
 private final class SetAsideEager { init() {} }
 private final class SetAsideWatched { init() {} }
-private final class SetAsideFoo { init(_ missing: SetAsideMissing) {} }
-private final class SetAsideParks { init() {} }
 private final class CycleRoot { init() {} }
 private final class CycleEager { init(_ root: CycleRoot) {} }
-private final class SetAsideAsync: Sendable { init() {} }
 /// Unchecked: set by a factory before validate() returns, read by the test after it (a weak reference zeroes atomically).
+private final class SetAsideCheck { init() {} }
+private final class SetAsideNew { init() {} }
+private final class SetAsideEagerNew { init(_ x: SetAsideNew) {} }
+private final class SetAsidePlain { init() {} }
 private final class WeakWatch: @unchecked Sendable { weak var value: AnyObject? }
 
 @Suite(.timeLimit(.minutes(1)))
@@ -114,69 +115,6 @@ struct SetAsideResolutionTests {
         #expect(cycle == ["CycleRoot", "CycleEager", "CycleRoot"], "\(report)")
     }
 
-    /// validate() inside registerDependencies(), first reached in another container's factory: the
-    /// checks (other threads, while the lock is free) get the factory's resolution as set aside.
-    @Test func validateInRegisterDependenciesReachedInAFactoryGivesItsChecksTheirOwnPath() {
-        let capture = ValidationCapture()
-        let box = DIContainer()
-        DIContainer.withOverrides {
-        } operation: {
-            DIContainer.reset()
-            let copy = DIContainer.current
-            box.register {
-                New { _ -> Engine in
-                    _ = copy.resolve(Greeting.self)
-                    return Engine()
-                }
-            }
-            let extra = Module { Shared { resolve in SetAsideFoo(try resolve.tryResolve(SetAsideMissing.self)) } }
-            BootstrapExtra.current.withValue(extra) {
-                ValidationCapture.current.withValue(capture) { _ = box.resolve(Engine.self) }
-            }
-        }
-        let report = capture.report
-        let problem = report?.problems.first { $0.registration.contains("SetAsideFoo") }
-        #expect(problem?.error.path == ["SetAsideFoo", "SetAsideMissing"], "\(String(describing: report))")
-    }
-
-    /// The same, a check that parks: it abandons the factory's resolution on the other thread, which
-    /// goes on (its Shared instance is taken back, and made again).
-    @Test func aParkedCheckInRegisterDependenciesLeavesTheResolutionThatReachedItAlone() {
-        let capture = ValidationCapture()
-        let box = DIContainer()
-        let given = Guarded<Database?>(nil)
-        let databases = Guarded(0)
-        DIContainer.withOverrides {
-        } operation: {
-            DIContainer.reset()
-            let copy = DIContainer.current
-            box.register {
-                Shared { () -> Database in
-                    databases.increment()
-                    return Database()
-                }
-                New { resolve -> Engine in
-                    let database = resolve(Database.self)
-                    given.withLock { $0 = database }
-                    _ = copy.resolve(Greeting.self)
-                    return Engine()
-                }
-            }
-            let extra = Module {
-                Shared { resolve -> SetAsideParks in
-                    _ = resolve(SetAsideMissing.self)
-                    return SetAsideParks()
-                }
-            }
-            BootstrapExtra.current.withValue(extra) {
-                ValidationCapture.current.withValue(capture) { _ = box.resolve(Engine.self) }
-            }
-        }
-        #expect(capture.report?.isValid == false, "\(String(describing: capture.report))")
-        #expect(box.resolve(Database.self) === given.current, "made again")
-        #expect(databases.current == 1)
-    }
-
     /// A `New` (or `Graph`) value the outer factory was given and dropped, then parked under a register:
     /// taken back with the abandoned resolution, it is never released (the parked thread keeps a copy of
     /// the set-aside state). `underRegister: false` is the control.
@@ -256,45 +194,6 @@ struct SetAsideResolutionTests {
         #expect((await onThread { box.validate() })?.problems.count == 1)
     }
 
-    /// While validate() in registerDependencies() (first reached in a factory) waits for its checks,
-    /// an unrelated resolve on another thread fails with the factory's step in its path.
-    @Test func anUnrelatedResolveDuringValidateInRegisterDependenciesHasItsOwnPath() {
-        let capture = ValidationCapture()
-        let seen = Guarded<[String]?>(nil)
-        let box = DIContainer()
-        let unrelated = DIContainer()
-        DIContainer.withOverrides {
-        } operation: {
-            DIContainer.reset()
-            let copy = DIContainer.current
-            box.register {
-                New { _ -> Engine in
-                    _ = copy.resolve(Greeting.self)
-                    return Engine()
-                }
-            }
-            let extra = Module {
-                Shared { _ async -> SetAsideAsync in
-                    // On a thread of its own: a task would wait for the cooperative pool, which this
-                    // synchronous test holds a thread of, past validate()'s 10 seconds under load.
-                    let path =
-                        await onThread { () -> [String]? in
-                            do { _ = try unrelated.tryResolve(SetAsideMissing.self) } catch {
-                                return (error as? ResolutionError)?.path
-                            }
-                            return nil
-                        } ?? nil
-                    seen.withLock { $0 = path }
-                    return SetAsideAsync()
-                }
-            }
-            BootstrapExtra.current.withValue(extra) {
-                ValidationCapture.current.withValue(capture) { _ = box.resolve(Engine.self) }
-            }
-        }
-        #expect(seen.current == ["SetAsideMissing"], "\(String(describing: capture.report))")
-    }
-
     /// What the outer resolution made, taken back when a check parks under a register, is released after the lock.
     @Test(arguments: [false, true])
     func whatAParkUnderARegisterTakesBackIsReleasedAfterTheLock(inner: Bool) async throws {
@@ -318,5 +217,130 @@ struct SetAsideResolutionTests {
         let report = try #require(await onThread { box.validate() })
         #expect(!report.isValid)
         #expect(log.current.count == 2 && !log.current.contains(false), "\(log.current)")
+    }
+
+    /// A New without actions whose factory registers an eager Shared whose action cycles back to it:
+    /// the hint blames the New's (non-existent) onResolve action.
+    @Test func aCycleThroughAnEagerActionUnderARegisterGivesTheRightHint() throws {
+        let box = DIContainer()
+        let other = DIContainer()
+        box.register {
+            New { outer -> SetAsideNew in
+                try other.tryRegister {
+                    Shared { SetAsidePlain() }.onResolve { _, _ in _ = try outer.tryResolve(SetAsideNew.self) }.eager()
+                }
+                return SetAsideNew()
+            }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(SetAsideNew.self) }
+        #expect(!error.description.contains("not New"), "\(error)")
+    }
+
+    /// A New whose onResolve action registers an eager Shared whose factory cycles back to it: the
+    /// cycle runs through the New's action; the hint should say so, as it does without the register.
+    @Test(arguments: [false, true])
+    func aNewsActionThatCyclesBackThroughARegisterGetsTheNewHint(throughRegister: Bool) throws {
+        let box = DIContainer()
+        let other = DIContainer()
+        box.register {
+            New { SetAsideNew() }.onResolve { _, resolve in
+                if throughRegister {
+                    try other.tryRegister {
+                        Shared { _ in SetAsideEagerNew(try resolve.tryResolve(SetAsideNew.self)) }.eager()
+                    }
+                } else {
+                    _ = try resolve.tryResolve(SetAsideEagerNew.self)
+                }
+            }
+            Shared { resolve in SetAsideEagerNew(try resolve.tryResolve(SetAsideNew.self)) }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(SetAsideNew.self) }
+        #expect(error.description.contains("not New"), "\(error)")
+    }
+
+    /// A factory of `box` registering into `box` is refused; through an eager factory of a `register`
+    /// into another container (which sets `box`'s resolution aside), it is let through.
+    @Test(arguments: [false, true])
+    func registeringIntoAContainerWhoseFactoryRunsIsRefusedThroughARegisterToo(throughRegister: Bool) throws {
+        let box = DIContainer()
+        let other = DIContainer()
+        box.register {
+            Shared { [unowned box] _ -> SetAsidePlain in
+                if throughRegister {
+                    try other.tryRegister {
+                        Shared { [unowned box] _ -> SetAsideCheck in
+                            try box.tryRegister(Shared(MemoryStore() as Store))
+                            return SetAsideCheck()
+                        }.eager()
+                    }
+                } else {
+                    try box.tryRegister(Shared(MemoryStore() as Store))
+                }
+                return SetAsidePlain()
+            }
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(SetAsidePlain.self) }
+        #expect(error.reason == .mutationDuringResolution(operation: "register"), "\(error)")
+    }
+
+    /// A check that bootstraps a real container (a withOverrides copy reset), whose
+    /// registerDependencies() registers an eager service that fails: the probe parks in it.
+    @Test func aProbeParkingInRegisterDependenciesReachedInACheck() async throws {
+        let holder = Guarded<DIContainer?>(nil)
+        DIContainer.withOverrides {
+        } operation: {
+            DIContainer.reset()
+            holder.withLock { $0 = DIContainer.current }
+        }
+        let copy = try #require(holder.current)
+        let extra = Module {
+            Shared { resolve -> SetAsidePlain in
+                _ = resolve(SetAsideMissing.self)
+                return SetAsidePlain()
+            }.eager()
+        }
+        let box = DIContainer()
+        box.register {
+            Shared { _ -> SetAsideCheck in
+                BootstrapExtra.current.withValue(extra) { _ = copy.resolve(Greeting.self) }
+                return SetAsideCheck()
+            }
+        }
+        let report = try #require(await onThread { box.validate() })
+        #expect(!report.isValid)
+        #expect(
+            report.problems.first?.error.path == ["SetAsideCheck", "SetAsidePlain", "SetAsideMissing"], "\(report)")
+        // The copy: its registerDependencies() was abandoned half-way.
+        #expect(copy.registrations.count >= 1, "\(copy.registrations)")
+        #expect(throws: Never.self) { try copy.tryResolve(Greeting.self) }
+    }
+
+    /// aSharedMadeBeforeTheMainActorIsNeededIsMadeOnce (AsyncTests), the main actor needed in an eager
+    /// factory of a `register` the plain factory runs: the hop's "kept nothing yet" reads only the
+    /// register's fresh state, so the whole resolve is made again on the main actor, StoreJournal too.
+    @Test(arguments: [false, true])
+    func aSharedMadeBeforeARegisterThatNeedsTheMainActorIsMadeOnce(throughRegister: Bool) async throws {
+        let runs = Tally()
+        let box = DIContainer()
+        let other = DIContainer()
+        box.register {
+            Shared { @MainActor in StoreSettings() }
+            Shared { StoreJournal(runs) }
+            Shared { resolve throws -> StoreDesk in
+                let journal: StoreJournal = try resolve.tryResolve()
+                if throughRegister {
+                    try other.tryRegister {
+                        Shared { _ -> SetAsidePlain in
+                            _ = try resolve.tryResolve(StoreSettings.self)
+                            return SetAsidePlain()
+                        }.eager()
+                    }
+                }
+                return StoreDesk(journal: journal, settings: try resolve.tryResolve())
+            }
+            Shared { resolve async throws in StoreFront(desk: try resolve.tryResolve()) }
+        }
+        _ = try? await box.resolveAsync(StoreFront.self)
+        #expect(runs.value == 1, "StoreJournal's factory ran \(runs.value) times")
     }
 }

@@ -180,3 +180,37 @@ private func isStrictIssue(_ issue: Issue, about type: String) -> Bool {
         }
     }
 }
+
+private final class StrictHolderUnderARegister { init(_ payments: Payments) {} }
+private final class StrictRootRunningARegister { init() {} }
+
+private let productionWithPayments: DIContainer = {
+    let box = DIContainer()
+    box.register { Shared(LivePayments() as Payments) }
+    return box
+}()
+
+private let registeredIntoByAFactory = DIContainer()
+
+@Suite(.timeLimit(.minutes(1))) struct StrictIssueUnderARegisterTests {
+    /// A production service resolved in an eager factory of a `register` that the test's own factory
+    /// runs: recorded at the test's top-level resolve, as it is without the register.
+    @Test(
+        .dependencies(.strict, on: productionWithPayments) {
+            Shared { outer -> StrictRootRunningARegister in
+                try registeredIntoByAFactory.tryRegister {
+                    Shared { _ in StrictHolderUnderARegister(try outer.tryResolve(Payments.self)) }.eager()
+                }
+                return StrictRootRunningARegister()
+            }
+        })
+    func anIssueUnderARegisterIsRecordedAtTheTopLevelCall() {
+        let line = #line + 2
+        withKnownIssue {
+            _ = DIContainer.resolve(StrictRootRunningARegister.self)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Strict dependencies: 'Payments'") }
+                && issue.sourceLocation?.fileID == #fileID && issue.sourceLocation?.line == line
+        }
+    }
+}
