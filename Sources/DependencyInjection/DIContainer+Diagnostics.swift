@@ -60,7 +60,8 @@ extension DIContainer {
     /// The dependencies it sees are recorded here, so ``dependencyGraph()`` shows them all.
     ///
     /// Call it anywhere: on the main thread or another, in async code, in `registerDependencies()`
-    /// (not inside a factory: that traps). In `registerDependencies()`, call it last: it checks what
+    /// (not inside a factory: that traps, also when a factory's first use of ``shared`` is what runs
+    /// `registerDependencies()`). In `registerDependencies()`, call it last: it checks what
     /// is registered so far, and while it runs the library's lock is free, so another thread that
     /// resolves from ``shared`` meanwhile sees only those registrations.
     ///
