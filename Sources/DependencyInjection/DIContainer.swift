@@ -436,8 +436,7 @@ extension DIContainer {
     /// factory of it in this task. Lock held.
     func refuseMutationDuringResolution(_ operation: String) throws(ResolutionError) {
         let running =
-            (Resolution.state.setAside.flatMap(\.frames) + Resolution.state.frames)  // a `register` set them aside
-            .last { $0.reference == ObjectIdentifier(reference) && $0.step != nil }?.requested
+            Resolution.state.allFrames.last { $0.reference == ObjectIdentifier(reference) && $0.step != nil }?.requested
             ?? AsyncMaking.running?.chain.first { $0.owner === reference }?.requested
         if let running { throw error(.mutationDuringResolution(operation: operation), for: running) }
     }

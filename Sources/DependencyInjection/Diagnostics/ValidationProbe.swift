@@ -394,11 +394,10 @@ final class ValidationProbe: @unchecked Sendable {
     /// releases the lock completely. Lock held.
     private func abandonResolution() {
         Self.parked.value += 1
-        // The resolution and those it set aside on this thread (a `register` in a factory), outermost first.
-        let all = Resolution.state.setAside + [Resolution.state]
-        for frame in all.flatMap(\.frames) { frame.entry?.state.isMaking = false }
+        // The resolution and those it set aside on this thread (a `register` in a factory).
+        for frame in Resolution.state.allFrames { frame.entry?.state.isMaking = false }
         // Registrations they were installing, eager ones included, are taken back too.
-        let installed = all.flatMap(\.installing).reversed().map { installing in
+        let installed = Resolution.state.stack.flatMap(\.installing).reversed().map { installing in
             defer { installing.container.registry.value = installing.registry }
             return installing.container.registry.value
         }

@@ -109,10 +109,14 @@ struct ResolutionState {
     /// Where the top-level resolve in progress was written, once a strict test exists (see `Resolution.noteCallSite`).
     var callSite: (file: StaticString, line: UInt)?
 
+    /// This resolution and those set aside on this thread, outermost first: what asks what the thread
+    /// is in the middle of reads them all.
+    var stack: [ResolutionState] { setAside + [self] }
+    /// The steps of all of them (`stack`), outermost first.
+    var allFrames: [Frame] { setAside.flatMap(\.frames) + frames }
+
     /// The resolution path so far, as the user asked for each step.
-    var path: [String] {
-        (setAside.flatMap(\.frames) + frames).compactMap { $0.step == nil ? nil : $0.requested.displayName }
-    }
+    var path: [String] { allFrames.compactMap { $0.step == nil ? nil : $0.requested.displayName } }
 
     /// Nothing to finish: no instance kept, no `Graph` instance, no `onResolve` action queued, no `undo`.
     var madeNothing: Bool { made.isEmpty && graphValues.isEmpty && pendingActions.isEmpty && undo.isEmpty }
@@ -572,7 +576,7 @@ extension DIContainer {
             // see `asOneResolution`), so that no `Shared` is made twice: that whole resolve is made
             // again on the main actor (`prepare()` makes async factories before main-actor ones).
             // The resolutions a `register` set aside included: the hop makes theirs again too.
-            let isWhole = (Resolution.state.setAside + [Resolution.state]).allSatisfy { state in
+            let isWhole = Resolution.state.stack.allSatisfy { state in
                 state.frames.isEmpty
                     || AsyncMaking.running.map { run in
                         state.made.isEmpty && state.pendingActions.isEmpty && state.undo.isEmpty

@@ -566,7 +566,7 @@ extension DIContainer {
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
     func cycleError(reaching entry: Entry, requested: Key) -> ResolutionError {
-        let frames = Resolution.state.setAside.flatMap(\.frames) + Resolution.state.frames
+        let frames = Resolution.state.allFrames
         let start = frames.lastIndex { $0.entry === entry } ?? 0
         let cycle = frames[start...].compactMap { $0.step == nil ? nil : $0.requested.displayName }
         return error(.dependencyCycle(cycle: cycle + [requested.displayName]), for: requested)
@@ -574,7 +574,7 @@ extension DIContainer {
                 // Through its own action: the first step of a resolution (this one or one set aside) running actions.
                 $0.isNewWithActions =
                     entry.spec.lifetime == .new
-                    && (Resolution.state.setAside + [Resolution.state]).contains {
+                    && Resolution.state.stack.contains {
                         $0.isRunningActions && $0.frames.first?.entry === entry
                     }
             }
