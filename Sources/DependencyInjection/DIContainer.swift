@@ -155,14 +155,7 @@ public final class DIContainer: @unchecked Sendable {
     @usableFromInline
     static func deferToValidation(_ error: ResolutionError, file: StaticString, line: UInt) {
         let deferred = Resolution.lock.withLock { () -> Bool in
-            let failure = asWrappers(error).with {
-                $0.declaration = "\(file):\(line)"
-                // The owner being made is on the cycle (it closed at this resolve, or beyond it), or a
-                // wrapper's owner below is (`isWrapperCycle` set there already).
-                if case .dependencyCycle(let cycle) = $0.reason, let owner = Resolution.state.path.last {
-                    $0.isWrapperCycle = $0.isWrapperCycle || cycle.contains(owner)
-                }
-            }
+            let failure = asWrappers(error).with { $0.declaration = "\(file):\(line)" }
             if let top = Resolution.state.frames.last, top.step != nil {
                 // Also where the resolve will be made again on the main actor (`asksForMainActor`): the
                 // owner is dropped, and the failure passed up to the hop.
@@ -188,9 +181,17 @@ public final class DIContainer: @unchecked Sendable {
     }
 
     /// `error`, a property wrapper's: if the wrapper asked for what is missing itself (not a factory
-    /// behind it), the fix of a name goes in the wrapper. Lock held.
+    /// behind it), the fix of a name goes in the wrapper; a cycle its owner is on is broken by making
+    /// a wrapper lazy. Both the trap and `validate()` say so. Lock held.
     private static func asWrappers(_ error: ResolutionError) -> ResolutionError {
-        error.with { $0.isWrapperRequest = $0.path.count <= Resolution.state.path.count + 1 }
+        error.with {
+            $0.isWrapperRequest = $0.path.count <= Resolution.state.path.count + 1
+            // The owner being made is on the cycle (it closed at this resolve, or beyond it), or a
+            // wrapper's owner below is (`isWrapperCycle` set there already).
+            if case .dependencyCycle(let cycle) = $0.reason, let owner = Resolution.state.path.last {
+                $0.isWrapperCycle = $0.isWrapperCycle || cycle.contains(owner)
+            }
+        }
     }
 
     /// ``current``, for a `@LazyInject` made now. While `validate()` makes the wrapper's owner (in a

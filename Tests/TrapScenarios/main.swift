@@ -47,6 +47,16 @@ final class LazyScreen {
     init() {}
 }
 
+/// Each needs the other through an `@Inject` property.
+final class WrapperCycleA {
+    @Inject var b: WrapperCycleB
+    init() {}
+}
+final class WrapperCycleB {
+    @Inject var a: WrapperCycleA
+    init() {}
+}
+
 // In this package no `@retroactive` is needed. Every scenario's first use of `shared` runs this;
 // only the scenario that needs it registers anything.
 extension DIContainer: DependencyRegistering {
@@ -327,6 +337,14 @@ let scenarios: [String: () -> Void] = [
             announce(expected: thrown { try DIContainer.tryResolve(Router.self) })
             _ = Screen()
         }
+    },
+    "injectCycle": {
+        let box = DIContainer()
+        box.register {
+            Shared(WrapperCycleA.init)
+            Shared(WrapperCycleB.init)
+        }
+        _ = box.resolve(WrapperCycleA.self)
     },
     "lazyInjectMissing": {
         let box = DIContainer()

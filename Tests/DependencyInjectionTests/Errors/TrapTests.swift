@@ -211,6 +211,16 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
         #expect(message.hasPrefix(prefix))
     }
 
+    /// A cycle through `@Inject` properties traps with the fix `validate()` gives for it (make one side
+    /// lazy), not with an `onResolve` action, which a property wrapper's owner cannot use.
+    @Test func aCycleThroughInjectPropertiesTrapsWithTheLazyInjectFix() async throws {
+        let run = try await TrapRun.run("injectCycle")
+        #expect(run.trapped)
+        let message = try #require(run.trapMessage, "no fatal error: \(run.stderr)")
+        #expect(message.hasPrefix("Dependency cycle: WrapperCycleA -> WrapperCycleB -> WrapperCycleA."), "\(message)")
+        #expect(message.contains("To fix, break the cycle: declare one side's property @LazyInject"), "\(message)")
+    }
+
     /// Not a trap: `shared` before any container was bound to a task, which only a fresh process
     /// shows (the test process binds containers from its first test on).
     @Test func sharedBehavesTheSameBeforeAnyBinding() async throws {
