@@ -25,6 +25,12 @@ private protocol MessagesRouter: AnyObject {}
 private final class MessagesRouterImpl: MessagesRouter {}
 private final class MessagesLoggingRouter: MessagesRouter { init(_ router: MessagesRouter) {} }
 @globalActor actor MessagesActor { static let shared = MessagesActor() }
+// A test whose validate() checks run on a global actor has that actor to itself (docs/Design.md,
+// "Changing things"): these tests run in parallel.
+@globalActor private actor MessagesConflictActor { static let shared = MessagesConflictActor() }
+@globalActor private actor MessagesLifetimeActor { static let shared = MessagesLifetimeActor() }
+@globalActor private actor MessagesTwoConflictsActor { static let shared = MessagesTwoConflictsActor() }
+@globalActor private actor MessagesWeakActor { static let shared = MessagesWeakActor() }
 @MessagesActor final class MessagesActorPalette: MessagesPalette {}
 private final class MessagesLedger: Sendable {}
 private final class MessagesDesk: Sendable { init(palette: any MessagesPalette, ledger: MessagesLedger) {} }
@@ -219,7 +225,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
     @Test func anIsolationConflictWithAGlobalActorsServiceSuggestsAFormThatCompiles() async throws {
         let box = DIContainer()
         box.register {
-            New { @MessagesActor in MessagesLedger() }
+            New { @MessagesConflictActor in MessagesLedger() }
             Shared { resolve in try MessagesBook(ledger: resolve.tryResolve()) }
         }
         let report = await box.validate()
@@ -228,7 +234,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
         #expect(message.contains(form), "\(message)")
         let fixed = DIContainer()
         fixed.register {
-            New { @MessagesActor in MessagesLedger() }
+            New { @MessagesConflictActor in MessagesLedger() }
             Shared { _ async throws in MessagesBook(ledger: try await DIContainer.resolveAsync(MessagesLedger.self)) }
         }
         let fixedReport = await fixed.validate()
@@ -260,7 +266,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
     @Test func theIsolatedFormKeepsTheRegistrationsLifetime() async throws {
         let box = DIContainer()
         box.register {
-            New { @MessagesActor in MessagesLedger() }
+            New { @MessagesLifetimeActor in MessagesLedger() }
             New { resolve in try MessagesBook(ledger: resolve.tryResolve()) }
         }
         let report = await box.validate()
@@ -286,7 +292,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
         let box = DIContainer()
         box.register {
             Shared({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self)
-            New { @MessagesActor in MessagesLedger() }
+            New { @MessagesTwoConflictsActor in MessagesLedger() }
             Shared { resolve throws in
                 let ledger = (try? resolve.tryResolve(MessagesLedger.self)) ?? MessagesLedger()
                 return MessagesDesk(palette: try resolve.tryResolve(), ledger: ledger)
@@ -353,7 +359,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
     @Test func aConflictWithAGlobalActorsWeakSaysWhatItIs() async throws {
         let box = DIContainer()
         box.register {
-            Weak { @MessagesActor in MessagesWeakLedger() }
+            Weak { @MessagesWeakActor in MessagesWeakLedger() }
             New { resolve in MessagesWeakLedgerUser(ledger: try resolve.tryResolve()) }
         }
         let message = try #require(await box.validate().problems.first).error.description
