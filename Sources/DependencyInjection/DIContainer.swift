@@ -455,8 +455,9 @@ extension DIContainer {
     /// `Optional<T>` resolves to `nil` when `T` is not registered.
     @inlinable
     public static func resolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
-    ) -> T { resolvedOrFail(type, name: name, .none, file: file, line: line) }
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> T { resolvedOrFail(type, name: name, .none, file: file, line: line, isolation: isolation) }
 
     /// Resolves a `T` made with arguments from ``current``; traps on failure.
     ///
@@ -465,41 +466,44 @@ extension DIContainer {
     @inlinable
     public static func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line
+        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
     ) -> T {
-        resolvedOrFail(type, name: name, Arguments(arguments), file: file, line: line)
+        resolvedOrFail(type, name: name, Arguments(arguments), file: file, line: line, isolation: isolation)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
     @inlinable
     public static func tryResolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation
     ) throws -> T {
-        try resolved(type, name: name, .none, file: file, line: line)
+        try resolved(type, name: name, .none, file: file, line: line, isolation: isolation)
     }
 
     /// Resolves a `T` made with arguments from ``current``, throwing instead of trapping.
     @inlinable
     public static func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line
+        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
     ) throws -> T {
-        try resolved(type, name: name, Arguments(arguments), file: file, line: line)
+        try resolved(type, name: name, Arguments(arguments), file: file, line: line, isolation: isolation)
     }
 
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
     @inlinable
     public func resolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
-    ) -> T { Self.resolvedOrFail(type, name: name, .none, in: self, file: file, line: line) }
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> T { Self.resolvedOrFail(type, name: name, .none, in: self, file: file, line: line, isolation: isolation) }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line
+        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
     ) -> T {
-        Self.resolvedOrFail(type, name: name, Arguments(arguments), in: self, file: file, line: line)
+        Self.resolvedOrFail(
+            type, name: name, Arguments(arguments), in: self, file: file, line: line, isolation: isolation)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -511,18 +515,20 @@ extension DIContainer {
     ///     }
     @inlinable
     public func tryResolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation
     ) throws -> T {
-        try Self.resolved(type, name: name, .none, in: self, file: file, line: line)
+        try Self.resolved(type, name: name, .none, in: self, file: file, line: line, isolation: isolation)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     @inlinable
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line
+        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
     ) throws -> T {
-        try Self.resolved(type, name: name, Arguments(arguments), in: self, file: file, line: line)
+        try Self.resolved(
+            type, name: name, Arguments(arguments), in: self, file: file, line: line, isolation: isolation)
     }
 }
 

@@ -148,27 +148,36 @@ extension DIContainer {
     @inlinable
     static func resolved<T>(
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
-        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false
+        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false,
+        isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> T {
         let value = try resolveBox(
             T.self, name: name, arguments, from: source, in: container, file: file, line: line,
-            trapsOnFailure: trapsOnFailure)
+            trapsOnFailure: trapsOnFailure, isolation: isolation)
         return unbox(value)
     }
 
     /// The value (an `AnyBox`) of `type` from `container`, else the one `source` reaches (``current``
     /// when `nil`), with the container read and the resolution made under one hold of the lock.
+    /// `isolation` is the caller's actor (its `#isolation`), if any.
     @usableFromInline
     static func resolveBox(
         _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?,
-        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false
+        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false,
+        isolation: (any Actor)? = nil
     ) throws(ResolutionError) -> AnyBox {
         // Each container is reached without retaining it where that is sound (see `Unretained`).
         // `container` is the caller's, alive until this returns.
         let given = container.map(Unretained.init)
-        return try MainActorHop.resolving(trapsOnFailure: trapsOnFailure) { () throws(ResolutionError) in
+        return try MainActorHop.resolving(isolation, trapsOnFailure: trapsOnFailure) {
+            isolation throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
                 Resolution.noteCallSite(file, line)
+                // On the caller's actor, which the compiler proves, what is bound to that actor may be made
+                // and handed out here (see `checkRunsOn`).
+                let outerActor = isolation == nil ? nil : Resolution.state.runningActor
+                if let isolation { Resolution.state.runningActor = isolation }
+                defer { if isolation != nil { Resolution.state.runningActor = outerActor } }
                 let key = Key(type, name: name)
                 func resolve(in container: Unretained<DIContainer>) throws(ResolutionError) -> AnyBox {
                     try container.with { container in
@@ -206,11 +215,12 @@ extension DIContainer {
     @inlinable
     static func resolvedOrFail<T>(
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
-        in container: DIContainer? = nil, file: StaticString, line: UInt
+        in container: DIContainer? = nil, file: StaticString, line: UInt, isolation: (any Actor)? = nil
     ) -> T {
         do {
             return try resolved(
-                type, name: name, arguments, from: source, in: container, file: file, line: line, trapsOnFailure: true)
+                type, name: name, arguments, from: source, in: container, file: file, line: line, trapsOnFailure: true,
+                isolation: isolation)
         } catch {
             fail(error, file: file, line: line)
         }
@@ -762,21 +772,25 @@ extension Optional: OptionalResolvable {
 /// synchronously off the main actor, at top level (no factory of its own running), or in a resolve an
 /// async factory's code made that kept nothing yet (docs/Design.md, "The main-actor hop").
 enum MainActorHop {
-    /// Runs `attempt`; if it asks for the main actor, and this thread holds no lock the main actor
-    /// would need, runs it again there, with this task's bindings, while this thread waits.
+    /// Runs `attempt` for the caller's actor (`isolation`); if it asks for the main actor, and this
+    /// thread holds no lock the main actor would need, runs it again there, for no actor of the
+    /// caller's (nothing bound to that one is made on the main thread), with this task's bindings,
+    /// while this thread waits.
     @inline(__always)
     static func resolving<R>(
-        trapsOnFailure: Bool = false, _ attempt: () throws(ResolutionError) -> R
+        _ isolation: (any Actor)? = nil, trapsOnFailure: Bool = false,
+        _ attempt: (_ isolation: (any Actor)?) throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         do {
-            return try attempt()
+            return try attempt(isolation)
         } catch {
             // Not for a synchronous `validate()`'s check, which blocks the main actor (its check fails
             // and is listed as not checked), unless failing would trap (then it waits, as before).
             guard error.details.asksForMainActor, !Resolution.lock.isHeldByCurrentThread,
                 trapsOnFailure || !(ValidationProbe.blockedActor.get() is MainActor)
             else { throw error }
-            return try withoutActuallyEscaping(attempt) { onMainActor($0) }.get()
+            return try withoutActuallyEscaping({ () throws(ResolutionError) in try attempt(nil) }) { onMainActor($0) }
+                .get()
         }
     }
 

@@ -16,16 +16,21 @@ public struct Resolver: Sendable {
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
     @inlinable
     public func callAsFunction<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
-    ) -> T { DIContainer.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line) }
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
+        isolation: isolated (any Actor)? = #isolation
+    ) -> T {
+        DIContainer.resolvedOrFail(
+            type, name: name, .none, from: reference, file: file, line: line, isolation: isolation)
+    }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
     public func callAsFunction<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line
+        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
     ) -> T {
-        DIContainer.resolvedOrFail(type, name: name, Arguments(arguments), from: reference, file: file, line: line)
+        DIContainer.resolvedOrFail(
+            type, name: name, Arguments(arguments), from: reference, file: file, line: line, isolation: isolation)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` that carries the whole resolution path.
@@ -33,16 +38,19 @@ public struct Resolver: Sendable {
     /// In a throwing factory, `try resolve.tryResolve()` passes a missing dependency or a cycle
     /// up to the caller's `tryResolve` instead of trapping.
     @inlinable
-    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
-        try DIContainer.resolved(type, name: name, .none, from: reference)
+    public func tryResolve<T>(
+        _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
+    ) throws -> T {
+        try DIContainer.resolved(type, name: name, .none, from: reference, isolation: isolation)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     @inlinable
     public func tryResolve<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
+        isolation: isolated (any Actor)? = #isolation
     ) throws -> T {
-        try DIContainer.resolved(type, name: name, Arguments(arguments), from: reference)
+        try DIContainer.resolved(type, name: name, Arguments(arguments), from: reference, isolation: isolation)
     }
 }
 
