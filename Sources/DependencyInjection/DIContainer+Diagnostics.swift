@@ -163,20 +163,35 @@ extension DIContainer {
     private func overriddenAncestorsWiringProblems() -> [ValidationReport.Problem] {
         guard registry.value.overridesAfter != nil else { return [] }
         return lineage.dropFirst().flatMap { ancestor in
-            // Directly, or through the ancestors' `New`s in between (what a `New` keeps, its holder keeps).
-            func reachesAnOverride(_ entry: Entry, in owner: DIContainer, _ seen: inout Set<ObjectIdentifier>) -> Bool {
-                entry.state.dependencies.contains { key in
-                    guard let (theirOwner, slot) = owner.lookup(key) else { return false }
-                    if !ancestor.lineage.contains(where: { $0 === theirOwner }) { return true }
-                    return slot.entry.spec.lifetime == .new && seen.insert(ObjectIdentifier(slot.entry)).inserted
-                        && reachesAnOverride(slot.entry, in: theirOwner, &seen)
+            // Directly, or through the ancestors' `New`s in between (what a `New` keeps, its holder keeps):
+            // an override is served by a copy below the ancestor.
+            ancestor.rootEntries.filter { entry in
+                ancestor.keptDependencies(of: entry).contains { kept in
+                    !ancestor.lineage.contains { $0 === kept.owner }
                 }
-            }
-            return ancestor.rootEntries.filter { entry in
-                var seen: Set = [ObjectIdentifier(entry)]
-                return reachesAnOverride(entry, in: ancestor, &seen)
             }.flatMap(ancestor.wiringProblems)
         }
+    }
+
+    /// What an instance of `entry` keeps: each registration its recorded edges reach from this
+    /// container, once, with the container that serves it and the `New`s in between, followed
+    /// through every `New` (what a `New` instance keeps, its holder keeps). Lock held.
+    private func keptDependencies(of entry: Entry) -> [(owner: DIContainer, entry: Entry, through: [String])] {
+        var kept: [(owner: DIContainer, entry: Entry, through: [String])] = []
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(entry)]
+        // `owner` made `dependent`, and looked its dependencies up in itself and its ancestors.
+        func follow(_ dependent: Entry, in owner: DIContainer, through: [String]) {
+            for key in dependent.state.dependencies {
+                guard let (theirOwner, slot) = owner.lookup(key), seen.insert(ObjectIdentifier(slot.entry)).inserted
+                else { continue }
+                kept.append((theirOwner, slot.entry, through))
+                if slot.entry.spec.lifetime == .new {
+                    follow(slot.entry, in: theirOwner, through: through + [slot.entry.spec.summary])
+                }
+            }
+        }
+        follow(entry, in: self, through: [])
+        return kept
     }
 
     /// Lifetime mismatches and isolation conflicts of `entry`, along its recorded edges. Lock held.
@@ -185,25 +200,14 @@ extension DIContainer {
     /// holder keeps); an isolation conflict is a direct need.
     private func wiringProblems(of entry: Entry) -> [ValidationReport.Problem] {
         let mine = entry.spec
-        var reasons: [ResolutionError.Reason] = []
-        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(entry)]
-        // `owner` made `dependent`, and looked its dependencies up in itself and its ancestors.
-        func follow(_ dependent: Entry, in owner: DIContainer, through: [String]) {
-            for key in dependent.state.dependencies {
-                guard let (theirOwner, slot) = owner.lookup(key), seen.insert(ObjectIdentifier(slot.entry)).inserted
-                else { continue }
-                let their = slot.entry
-                let theirs = their.spec
-                if mine.lifetime.outlives(theirs.lifetime, scope: mine.scope, dependencyScope: theirs.scope) {
-                    let path = through.isEmpty ? "" : " (through \(through.joined(separator: " -> ")))"
-                    reasons.append(.lifetimeMismatch(registration: mine.summary, dependency: theirs.summary + path))
-                } else if theirs.lifetime == .new {
-                    follow(their, in: theirOwner, through: through + [theirs.summary])
-                }
-            }
+        var problems: [ResolutionError] = []
+        for (_, their, through) in keptDependencies(of: entry)
+        where mine.lifetime.outlives(their.spec.lifetime, scope: mine.scope, dependencyScope: their.spec.scope) {
+            let path = through.isEmpty ? "" : " (through \(through.joined(separator: " -> ")))"
+            let reason = ResolutionError.Reason.lifetimeMismatch(
+                registration: mine.summary, dependency: their.spec.summary + path)
+            problems.append(ResolutionError(reason: reason, key: entry.key))
         }
-        follow(entry, in: self, through: [])
-        var problems = reasons.map { ResolutionError(reason: $0, key: entry.key) }
         let runsAnywhere = mine.factory.isolation.actor == nil
         for key in entry.state.dependencies where !mine.factory.isAsync {
             guard let their = lookup(key)?.1.entry else { continue }
