@@ -355,10 +355,14 @@ final class ValidationProbe: @unchecked Sendable {
     /// `error` as its outcome, ends the async factory run it is part of with it (so that what waits
     /// for that run goes on), and parks the thread for good. Returns anywhere else.
     static func parkInTask(_ error: ResolutionError) {
-        // Not on the main actor (a task hops there, with its task-locals), whose thread must never park.
-        guard isCheckTask, let (probe, index, done) = runningCheck.get(), !MainActorCheck.isOnMainActor else {
-            return
-        }
+        // A check's task (or a child of it), on threads of the library's own: not a `Task {}` its factory
+        // started (the check's task-locals, no executor), nor one preferring another executor; where the
+        // runtime has no task executors, none (a check's task may run on the cooperative pool). Not on the
+        // main actor (a task hops there, with its task-locals), whose thread must never park.
+        guard let (probe, index, done) = runningCheck.get(),
+            #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *), ProbeExecutor.isPreferredByCurrentTask,
+            !MainActorCheck.isOnMainActor
+        else { return }
         Resolution.lock.lock()
         // A task of the check (its own, or a child: none outlives it), also once validate() stopped waiting
         // for it (cancelled or late: listed as not checked, which stays), or once a sibling child parked; never
@@ -378,16 +382,6 @@ final class ValidationProbe: @unchecked Sendable {
         for run in runs { run.finish() }
         done.signal()
         parkForever()
-    }
-
-    /// Whether this is a check's task (or a child of it), on threads of the library's own: not a `Task {}`
-    /// its factory started (the check's task-locals, no executor), nor one preferring another executor;
-    /// where the runtime has no task executors, none (a check's task may run on the cooperative pool).
-    static var isCheckTask: Bool {
-        guard runningCheck.get() != nil, #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) else {
-            return false
-        }
-        return ProbeExecutor.isPreferredByCurrentTask
     }
 
     /// Takes back the resolution in progress on this thread (nothing half-made is kept) and
