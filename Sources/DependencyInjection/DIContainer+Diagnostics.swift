@@ -231,7 +231,7 @@ extension DIContainer {
                     // synchronous resolve on that actor.
                     $0.conflictActor =
                         isAsyncOnly || their.spec.lifetime != .shared && !isolation.isMainActor
-                        ? nil : isolation.actorName ?? "MainActor"
+                        ? nil : isolation.actorName
                     $0.conflictKey = key
                     // The fix makes the registration's factory async: as written, with its lifetime.
                     ($0.servedLifetime, $0.conflictLifetime) = (mine.writtenLifetime, mine.writtenLifetime)
