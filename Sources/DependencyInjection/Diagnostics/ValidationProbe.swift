@@ -138,13 +138,6 @@ final class ValidationProbe: @unchecked Sendable {
                 } else {
                     inline.append(index)
                 }
-            } else if factory.isAsync, !factory.canUnwind,
-                // No task executors: no ``ProbeExecutor`` for a failure to park on.
-                #unavailable(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2)
-            {
-                outcomes[index] = .unchecked(
-                    "it takes a resolver and does not throw, and before macOS 15 / iOS 18 a failure in an async "
-                        + "factory has no thread of validate()'s own to park (\(place)); " + Self.fix)
             } else if factory.isAwaited {
                 onActors.append(index)
             } else {
