@@ -79,8 +79,10 @@ struct ResolutionState {
     /// Whether any container was ever bound to a task: until then ``DIContainer/current`` is
     /// `shared` wherever no factory runs, and reading the task-local can be skipped.
     var anyTaskBinding = false
-    /// The actor an async resolve made this thread run a factory on (see `resolveAsync`).
-    var runningActor: (any Actor)?
+    /// The actor this thread runs for: the one an async resolve made it run a factory on (see
+    /// `resolveAsync`), or a synchronous resolve's caller is isolated to (`resolveBox`). Its identity
+    /// only, compared, never followed: whoever sets it runs on that actor, which is alive meanwhile.
+    var runningActor: ObjectIdentifier?
     /// The `validate()` probe resolving now, if any (it holds the lock while it does).
     var probe: ValidationProbe?
     /// A property wrapper's failure in the factory running now in a `validate()` copy: the factory
@@ -175,8 +177,8 @@ extension DIContainer {
                 Resolution.noteCallSite(file, line)
                 // On the caller's actor, which the compiler proves, what is bound to that actor may be made
                 // and handed out here (see `checkRunsOn`).
-                let outerActor = isolation == nil ? nil : Resolution.state.runningActor
-                if let isolation { Resolution.state.runningActor = isolation }
+                let outerActor = Resolution.state.runningActor
+                if let isolation { Resolution.state.runningActor = ObjectIdentifier(isolation) }
                 defer { if isolation != nil { Resolution.state.runningActor = outerActor } }
                 let key = Key(type, name: name)
                 func resolve(in container: Unretained<DIContainer>) throws(ResolutionError) -> AnyBox {
@@ -554,9 +556,8 @@ extension DIContainer {
                 entry, requested: requested, canHop: kept == nil && entry.spec.factory.isolation.isMainActor)
         case .globalActor(let reference):
             let actor = reference.actor
-            guard actor == nil || Resolution.state.runningActor !== actor,
-                kept == nil || !entry.isSendable(as: requested)
-            else { return }
+            let isRunningForIt = actor.map { Resolution.state.runningActor == ObjectIdentifier($0) } ?? false
+            guard !isRunningForIt, kept == nil || !entry.isSendable(as: requested) else { return }
             let name = TypeName.of(reference.type)
             let reason: ResolutionError.Reason =
                 actor == nil
