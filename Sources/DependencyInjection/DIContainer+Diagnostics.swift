@@ -77,8 +77,10 @@ extension DIContainer {
     /// On an actor, where it runs factories inline, a failing static `DIContainer.resolve()` in one
     /// still traps, as does a non-throwing `resolve()` failing in a `Task {}` a factory started (not
     /// a thread of the library's). Actors and async factories not finished 10 seconds after it began
-    /// (for all of them together) are listed as unchecked too. Run it in a test or at startup of a debug
-    /// build, not on a hot path.
+    /// (for all of them together) are listed as unchecked too. One wait it cannot end: called on the
+    /// main thread, a factory that waits for the main thread (`DispatchQueue.main.sync`) never returns;
+    /// after 10 seconds it says so on standard error, with the fix: `await validate()`. Run it in a test
+    /// or at startup of a debug build, not on a hot path.
     public func validate(isolation: isolated (any Actor)? = #isolation) -> ValidationReport {
         validate(blocking: MainActorCheck.isOnMainActor ? .mainActor : .init(isolation))
     }

@@ -46,8 +46,19 @@ final class TenantAuditor: @unchecked Sendable {
     deinit { print("auditor's deinit read its tenant: \(tenant)") }
 }
 
+/// Made on the main thread by a plain factory, which waits for it.
+final class MainQueueClock: Sendable {}
+
 var validateScenarios: [String: () -> Void] {
     [
+        // The synchronous validate() on the main thread, and a plain factory that cannot unwind (so
+        // it runs on a probe thread) and waits for the main thread: it never returns. validate() says
+        // so on standard error once it has waited 10 s; the test ends the process.
+        "syncValidateOnTheMainThreadWithAFactoryWaitingForIt": {
+            let box = DIContainer()
+            box.register { Shared { _ in DispatchQueue.main.sync { MainQueueClock() } } }
+            MainActor.assumeIsolated { print(box.validate()) }
+        },
         // What validate() made is released before it returns: a `deinit` that reads a lazy wrapper of
         // an async Shared that prepare() made still finds it.
         "validateReleasesWhatADeinitsLazyReadNeeds": {

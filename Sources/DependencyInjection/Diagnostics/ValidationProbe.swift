@@ -227,6 +227,13 @@ final class ValidationProbe: @unchecked Sendable {
         Resolution.lock.withLock { pending = indices[...] }
         while Resolution.lock.withLock({ !pending.isEmpty }) {
             DetachedThread.start { self.inRuns { self.probePending() } }
+            // A factory that waits for the main thread, which this validate() blocks, never returns (and
+            // its thread holds the lock): not a silent hang.
+            guard finished.wait(timeout: .now() + .seconds(Self.actorTimeout)) == .timedOut else { continue }
+            StandardError.write(
+                "DependencyInjection: warning: validate() has waited \(Self.actorTimeout) s for a factory to return, "
+                    + "holding the library's lock. A factory that waits for the main thread (DispatchQueue.main.sync) "
+                    + "never returns while the synchronous validate() blocks it: call await validate() there.\n")
             finished.wait()
         }
     }

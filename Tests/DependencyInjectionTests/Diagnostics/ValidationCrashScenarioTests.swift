@@ -22,6 +22,16 @@ import Testing
         #expect(run.stdout.contains("Missing") || run.stdout.contains("AppConfiguration"), "\(run.stdout)")
     }
 
+    /// The synchronous validate() on the main thread cannot end the wait of a factory that waits for
+    /// the main thread (the probe thread running it holds the lock): it says so, with the fix, rather
+    /// than hang in silence.
+    @Test func aFactoryWaitingForTheMainThreadThatValidateBlocksIsReported() async throws {
+        let run = try await TrapRun.run("syncValidateOnTheMainThreadWithAFactoryWaitingForIt", timeout: 16)
+        #expect(
+            run.stderr.contains("validate() has waited 10 s for a factory to return"), "\(run.stderr)")
+        #expect(run.stderr.contains("await validate()"), "\(run.stderr)")
+    }
+
     /// The synchronous validate() on the main thread never ends the process: a global actor's
     /// factory whose resolve() cannot fail without trapping waits for the main actor it blocks.
     @Test func aGlobalActorFactoryResolvingAMainActorServiceValidatedOnTheMainThreadDoesNotCrash() async throws {
