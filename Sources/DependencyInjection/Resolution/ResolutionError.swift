@@ -110,8 +110,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var similarName: String?
         /// A name was asked for, and the type is registered without one.
         var isRegisteredUnnamed = false
-        /// A conforming value type registered as itself (`Shared { Circle() }` where `any Shape` is needed).
+        /// A conforming value type registered as itself (`Shared { Circle() }` where `any Shape` is needed),
+        /// named as source outside it spells it (`TypeName.qualified`).
         var conformingValueType: String?
+        /// The first of `conformingTypes`, named as source outside it spells it (`Feature.Stripe`).
+        var conformingImplementation: String?
         /// A concrete argument given for an existential parameter: `Circle` for `any Shape`.
         var existentialArgument: (given: String, expected: String)?
         /// The property wrapper whose resolve failed, as `file:line` of its declaration.
@@ -348,20 +351,34 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private func asking(for name: String) -> String {
         details.isWrapperRequest
             ? " in the property wrapper: (name: \(name.debugDescription))."
-            : ": \(details.containerSpelling).resolve(\(Key(key.type, name: name).request))."
+            : ": \(details.containerSpelling).resolve(\(Self.request(key.type, name: name)))."
     }
 
     /// The registration to suggest for a missing one, e.g. `Shared(Dog.init)`.
     private var suggestion: String {
-        if let implementation = conformingTypes.first {
-            "Shared(\(implementation).init, as: \(typeName).self)"
+        if let implementation = details.conformingImplementation {
+            "Shared(\(implementation).init, as: \(sourceName).self)"
         } else if Conformance.isExistential(details.key.type) {
-            "Shared(<#instance#> as \(typeName))"
+            "Shared(<#instance#> as \(sourceName))"
         } else if Conformance.isClass(details.key.type) {
-            "Shared(\(typeName).init)"
+            "Shared(\(sourceName).init)"
         } else {
-            "Shared(<#\(typeName) value#>)"
+            "Shared(<#\(sourceName) value#>)"
         }
+    }
+
+    /// The type as code outside it names it: `Feature.Inner`, not `Inner` (see `TypeName.qualified`).
+    private var sourceName: String { TypeName.qualified(details.key.type) }
+
+    /// What a resolve call that asks for the key needs, as code outside the type compiles:
+    /// `Feature.Inner.self, name: "main"` (`Key.request`, qualified).
+    private var request: String { Self.request(key.type, name: key.name) }
+
+    private static func request(_ type: any Any.Type, name: String?) -> String {
+        // `(Reader & Writer).self`: a type of more than one word is parenthesized.
+        let source = TypeName.qualified(type)
+        let type = source.contains(" ") ? "(\(source))" : source
+        return "\(type).self" + (name.map { ", name: \($0.debugDescription)" } ?? "")
     }
 
     /// How to fix it, as the message's last line says after "To fix, ".
@@ -377,7 +394,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             } else if details.isRegisteredUnnamed {
                 details.isWrapperRequest
                     ? "ask for it without a name in the property wrapper, as it is registered."
-                    : "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(Key(key.type, name: nil).request))."
+                    : "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(Self.request(key.type, name: nil)))."
             } else if Conformance.isFunction(details.key.type) {
                 "register the service this function would make, and ask for a factory of it instead: "
                     + "\(details.containerSpelling).factory(Detail.self, arguments: String.self) (a function type is never registered)."
@@ -386,7 +403,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                     + "too, so the child makes it with its own dependencies."
             } else {
                 "register it: \(details.containerSpelling).register { \(suggestion)\(named) }"
-                    + (details.conformingValueType.map { ", or as the protocol: Shared { \($0)() as any \(typeName) }" }
+                    + (details.conformingValueType.map {
+                        ", or as the protocol: Shared { \($0)() as any \(sourceName) }"
+                    }
                         ?? "")
             }
         case .dependencyCycle where details.isAsyncCycle:
@@ -410,14 +429,14 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .argumentMismatch where details.isEager:
             "remove .eager() (the register call has no arguments to give it), or register a factory that takes none."
         case .argumentMismatch("no arguments", _):
-            "resolve it without arguments: DIContainer.resolve(\(key.request))."
+            "resolve it without arguments: DIContainer.resolve(\(request))."
         case .argumentMismatch where details.existentialArgument != nil:
             details.existentialArgument.map {
                 "pass the argument as the registered existential type: "
-                    + "\(details.containerSpelling).resolve(\(key.request)) { \($0.given)() as any \($0.expected) }."
+                    + "\(details.containerSpelling).resolve(\(request)) { \($0.given)() as any \($0.expected) }."
             } ?? ""
         case .argumentMismatch(let expected, let received):
-            "pass arguments of the registered types \(expected): DIContainer.resolve(\(key.request)) { … }."
+            "pass arguments of the registered types \(expected): DIContainer.resolve(\(request)) { … }."
                 + (received == "no arguments"
                     ? " An arguments closure that returns a labelled tuple, { (id: …, count: …) }, returns nothing "
                         + "(Swift warns that the tuple is unused): drop the labels." : "")
@@ -445,7 +464,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "make the factory of '\(path[path.count - 2])' @MainActor too."
         case .mainActorRequired:
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
-                + "try await DIContainer.resolveAsync(\(key.request)), or register a factory that is not @MainActor."
+                + "try await DIContainer.resolveAsync(\(request)), or register a factory that is not @MainActor."
         case .notSendable(let actor):
             "resolve it on \(actor), make '\(typeName)' Sendable, or register it in nonisolated code "
                 + "(e.g. a nonisolated function), so that it is not bound to \(actor)."
@@ -455,11 +474,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "register, reset or release instances before or after resolving, not inside a factory, "
                 + "onResolve or an initializer it runs."
         case .notYetMade where !details.isMadeByPrepare:
-            "await it: resolve it with try await DIContainer.resolveAsync(\(key.request)) (prepare() makes only "
+            "await it: resolve it with try await DIContainer.resolveAsync(\(request)) (prepare() makes only "
                 + "Shared services), or register it as Shared and call try await DIContainer.prepare() at startup."
         case .notYetMade:
             "await it first: call try await DIContainer.prepare() at startup, or resolve it with "
-                + "try await DIContainer.resolveAsync(\(key.request))."
+                + "try await DIContainer.resolveAsync(\(request))."
         // An async closure without parameters is taken as a value: the async forms take the resolver.
         case .functionRegistered where typeName.contains(") async"):
             "take the resolver, as an async factory does: Shared { _ async throws in … }."
@@ -480,7 +499,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "factory to the dependency's actor (\(isolatedForm)), or resolve it with try await resolveAsync."
         case .isolationConflict where details.conflictActor == nil:
             "make the dependency a Shared (prepare() makes it), or make the registration's factory async and "
-                + "await the dependency there: \(details.servedLifetime) { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictKey?.request ?? "")) }."
+                + "await the dependency there: \(details.servedLifetime) { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictKey.map { Self.request($0.type, name: $0.name) } ?? "")) }."
         case .isolationConflict:
             "isolate the registration's factory to the dependency's actor (\(isolatedForm)), make "
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
@@ -542,12 +561,20 @@ extension DIContainer {
         }
         let conforming = Set(conformingTypes.map(TypeName.of)).sorted()
         let requested = key.typeName
+        let state = Resolution.state
+        // What needed it (`LedgerUser` for `Ledger`) is no typo of it: the types on the path are left out.
+        let onPath = Set(
+            state.allFrames.flatMap { frame in
+                frame.step == nil
+                    ? [] : [frame.requested.typeID] + (frame.entry.map { [ObjectIdentifier($0.spec.type)] } ?? [])
+            })
         // Registered under other names: the fix is one of those names, not another type.
         let similar =
             !slots.contains { $0.key.typeID == key.typeID }
-            ? Set(rootTypes.map(TypeName.of).filter { $0 != requested && Self.resembles($0, requested) })
-                .subtracting(conforming).sorted() : []
-        let state = Resolution.state
+            ? Set(
+                rootTypes.filter { !onPath.contains(ObjectIdentifier($0)) }.map(TypeName.of)
+                    .filter { $0 != requested && Self.resembles($0, requested) }
+            ).subtracting(conforming).sorted() : []
         let origin = state.origin?.weakContainer ?? self
         // `shared` and its copies (`withOverrides`, the test traits, `validate()`) are the static API's.
         let isStatic = origin.registry.value.bootstrapsAfterReset || origin === DIContainer.boundContainer.get()
@@ -561,7 +588,9 @@ extension DIContainer {
                 containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent,
                 similarName: key.name.flatMap { Self.closest(to: $0, in: names) },
                 isRegisteredUnnamed: key.name != nil && slots.contains { $0.key == Key(key.type, name: nil) },
-                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.of)))
+                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.qualified),
+                conformingImplementation: conformingTypes.first { TypeName.of($0) == conforming.first }
+                    .map(TypeName.qualified)))
     }
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
@@ -605,5 +634,29 @@ extension DIContainer {
         let a = candidate.lowercased()
         let b = requested.lowercased()
         return a.hasPrefix(b) || b.hasPrefix(a) || a.hasSuffix(b) || b.hasSuffix(a)
+    }
+}
+
+extension TypeName {
+    /// The type as code outside it names it: with its enclosing types (`Feature.Inner`, `Box<Feature.Inner>`),
+    /// without its module, where `of` says `Inner`. A type that code outside cannot name (local, or private
+    /// at file scope) or a constrained existential: as `of` names it.
+    static func qualified(_ type: any Any.Type) -> String {
+        let reflected = String(reflecting: type)
+        guard !reflected.contains("(unknown context"), !reflected.contains("=") else { return of(type) }
+        // Each dotted path that does not continue one (`>.In`) starts with its module: drop that component.
+        var (name, rest) = ("", reflected[...])
+        while let first = rest.first {
+            guard first.isLetter || first == "_" else {
+                name.append(first)
+                rest = rest.dropFirst()
+                continue
+            }
+            let path = rest.prefix { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." }
+            rest = rest.dropFirst(path.count)
+            let components = path.split(separator: ".", omittingEmptySubsequences: false)
+            name += name.last == "." || components.count < 2 ? path : path.dropFirst(components[0].count + 1)
+        }
+        return name
     }
 }
