@@ -13,10 +13,14 @@ public struct StrictResolve: Sendable {
     /// Where the top-level resolve was written (`#fileID`, line), if it says.
     public let fileID: String?
     public let line: Int
+    /// The type of each argument the registration's factory takes, as code outside it names it
+    /// (`["String", "Int"]`); empty for one that takes none. An override must take them too.
+    public let argumentTypes: [String]
 
     /// Lock held.
     init(_ requested: Key, of entry: Entry, path: [String]) {
         (typeName, name, self.path) = (requested.typeName, requested.name, path)
+        argumentTypes = entry.spec.factory.parameterTypes.map(TypeName.qualified)
         types =
             [ObjectIdentifier(requested.type), ObjectIdentifier(entry.spec.type)]
             + entry.spec.aliases.map { ObjectIdentifier($0.type) }

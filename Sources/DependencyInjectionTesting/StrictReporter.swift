@@ -62,8 +62,14 @@ final class StrictReporter: @unchecked Sendable {
             "Strict dependencies: '\(registration)' was resolved from its production registration, which this test did not override."
         ]
         if resolve.path.count > 1 { lines.append("Resolution path: \(resolve.path.joined(separator: " -> "))") }
-        let mock =
-            "New(<#mock#> as \(resolve.typeName))" + (resolve.name.map { ".named(\($0.debugDescription))" } ?? "")
+        // An override takes the registration's arguments, or the test's resolve with them traps; a main-actor
+        // mock is made in a `@MainActor` closure, the trait's being nonisolated (Testing, "Main-actor tests").
+        let parameters = resolve.argumentTypes.map { "_: \($0)" }
+        let closure = parameters.isEmpty ? "" : "(_, \(parameters.joined(separator: ", "))) "
+        let named = resolve.name.map { ".named(\($0.debugDescription))" } ?? ""
+        let mock = "<#mock#> as \(resolve.typeName)"
+        let override = parameters.isEmpty ? "New(\(mock))\(named)" : "New { \(closure)in \(mock) }\(named)"
+        let mainActorOverride = "New { @MainActor \(closure)in \(mock) }\(named)"
         // `(Reader & Writer).self`: a type of more than one word is parenthesized to compile.
         let type = resolve.typeName.contains(" ") ? "(\(resolve.typeName))" : resolve.typeName
         let allow =
@@ -71,7 +77,8 @@ final class StrictReporter: @unchecked Sendable {
             ? "allow it: .dependencies(.strict(allowing: \(type).self))"
             : "register its production form there to allow it"
         lines.append(
-            "To fix, override it in the test's dependencies (\(mock)), or, for a harmless service (a clock, a logger), "
+            "To fix, override it in the test's dependencies (\(override), or \(mainActorOverride) for a main-actor "
+                + "mock), or, for a harmless service (a clock, a logger), "
                 + "\(allow).")
         return lines.joined(separator: "\n")
     }
