@@ -133,6 +133,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var isReachedAgain = false
         /// A cycle that an `onResolve` action of a `New` registration begins: its resolve makes a new one.
         var isNewWithActions = false
+        /// For a cycle: its last edge broken, the step that asked for the repeated one getting it in an
+        /// `onResolve` action (`Shared(CycleB.init).onResolve { cycleB, resolve in cycleB.cycleA = resolve() }`).
+        var cycleBreak: (registration: String, dependency: String, example: String)?
         /// For an argument mismatch: an `eager()` registration, which its register call makes without arguments.
         var isEager = false
         /// For a service not made yet, or a main-actor one: whether `prepare()` makes it (a `Shared` one).
@@ -411,7 +414,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .dependencyCycle where details.isAsyncCycle:
             "break the cycle: an async factory cannot wait for a service that waits for it. Let one side get "
                 + "the other where it is used, once both are made (e.g. a @LazyInject property, read after "
-                + "try await DIContainer.prepare()), not in its factory."
+                + "try await \(details.containerSpelling).prepare()), not in its factory."
         // The type asked for again (the key of this error), without its name: the one to decorate.
         case .dependencyCycle(let cycle) where cycle.count == 2:
             "to wrap a \(typeName) made elsewhere, do not register the wrapper as \(typeName): wrap it with "
@@ -425,18 +428,21 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "once both are made (not in init)."
         case .dependencyCycle:
             "break the cycle: let one side get the other after creation, "
-                + "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }."
+                + (details.cycleBreak.map {
+                    "e.g. drop '\($0.dependency)' from what '\($0.registration)' is made with and set it in an onResolve "
+                        + "action: \($0.example)."
+                } ?? "e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }.")
         case .argumentMismatch where details.isEager:
             "remove .eager() (the register call has no arguments to give it), or register a factory that takes none."
         case .argumentMismatch("no arguments", _):
-            "resolve it without arguments: DIContainer.resolve(\(request))."
+            "resolve it without arguments: \(details.containerSpelling).resolve(\(request))."
         case .argumentMismatch where details.existentialArgument != nil:
             details.existentialArgument.map {
                 "pass the argument as the registered existential type: "
                     + "\(details.containerSpelling).resolve(\(request)) { \($0.given)() as any \($0.expected) }."
             } ?? ""
         case .argumentMismatch(let expected, let received):
-            "pass arguments of the registered types \(expected): DIContainer.resolve(\(request)) { … }."
+            "pass arguments of the registered types \(expected): \(details.containerSpelling).resolve(\(request)) { … }."
                 + (received == "no arguments"
                     ? " An arguments closure that returns a labelled tuple, { (id: …, count: …) }, returns nothing "
                         + "(Swift warns that the tuple is unused): drop the labels." : "")
@@ -458,13 +464,13 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "made on the main actor and handed out anywhere), or register it in nonisolated code."
         case .mainActorRequired where path.count > 1:
             (details.isMadeByPrepare
-                ? "make it first with try await DIContainer.prepare() (a Shared service is then kept and handed out "
+                ? "make it first with try await \(details.containerSpelling).prepare() (a Shared service is then kept and handed out "
                     + "anywhere), " : "")
-                + "resolve '\(path[path.count - 2])' with try await DIContainer.resolveAsync(…), or "
+                + "resolve '\(path[path.count - 2])' with try await \(details.containerSpelling).resolveAsync(…), or "
                 + "make the factory of '\(path[path.count - 2])' @MainActor too."
         case .mainActorRequired:
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
-                + "try await DIContainer.resolveAsync(\(request)), or register a factory that is not @MainActor."
+                + "try await \(details.containerSpelling).resolveAsync(\(request)), or register a factory that is not @MainActor."
         case .notSendable(let actor):
             "resolve it on \(actor), make '\(typeName)' Sendable, or register it in nonisolated code "
                 + "(e.g. a nonisolated function), so that it is not bound to \(actor)."
@@ -474,11 +480,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "register, reset or release instances before or after resolving, not inside a factory, "
                 + "onResolve or an initializer it runs."
         case .notYetMade where !details.isMadeByPrepare:
-            "await it: resolve it with try await DIContainer.resolveAsync(\(request)) (prepare() makes only "
-                + "Shared services), or register it as Shared and call try await DIContainer.prepare() at startup."
+            "await it: resolve it with try await \(details.containerSpelling).resolveAsync(\(request)) (prepare() makes only "
+                + "Shared services), or register it as Shared and call try await \(details.containerSpelling).prepare() at startup."
         case .notYetMade:
-            "await it first: call try await DIContainer.prepare() at startup, or resolve it with "
-                + "try await DIContainer.resolveAsync(\(request))."
+            "await it first: call try await \(details.containerSpelling).prepare() at startup, or resolve it with "
+                + "try await \(details.containerSpelling).resolveAsync(\(request))."
         // An async closure without parameters is taken as a value: the async forms take the resolver.
         case .functionRegistered where typeName.contains(") async"):
             "take the resolver, as an async factory does: Shared { _ async throws in … }."
@@ -506,7 +512,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .duplicateRegistration:
             "remove one of them, or tell them apart with .named(\"…\")."
         case .scopeRunRequired(let scope):
-            "resolve it inside a run: DIContainer.withScope(.\(scope)) { … } (a task started in the run "
+            "resolve it inside a run: \(details.containerSpelling).withScope(.\(scope)) { … } (a task started in the run "
                 + "resolves it before the run returns), or give it an ordinary scope: DIScope(\"\(scope)\")."
         case .scopeMissing:
             "write its scope first, Scoped(.session) { … } (extension DIScope { static let session = "
@@ -524,7 +530,19 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 extension DIContainer {
     /// An error for `key`, at the current point of the resolution path. Lock held.
     func error(_ reason: ResolutionError.Reason, for key: Key, underlying: (any Error)? = nil) -> ResolutionError {
-        ResolutionError(reason: reason, key: key, path: pathReaching(key), underlyingError: underlying)
+        ResolutionError(
+            .init(
+                reason: reason, key: key, path: pathReaching(key), underlyingError: underlying,
+                containerSpelling: containerSpelling))
+    }
+
+    /// How a fix reaches the container the top-level resolve used: `DIContainer` for `shared` and its copies
+    /// (`withOverrides`, the test traits, `validate()`) and a task-bound one, the static API's; else `container`,
+    /// one of the user's own. Lock held.
+    private var containerSpelling: String {
+        let origin = Resolution.state.origin?.weakContainer ?? self
+        let isStatic = origin.registry.value.bootstrapsAfterReset || origin === DIContainer.boundContainer.get()
+        return isStatic ? "DIContainer" : "container"
     }
 
     /// Arguments of type `given` that `entry`'s factory does not take. Lock held.
@@ -576,8 +594,6 @@ extension DIContainer {
                     .filter { $0 != requested && Self.resembles($0, requested) }
             ).subtracting(conforming).sorted() : []
         let origin = state.origin?.weakContainer ?? self
-        // `shared` and its copies (`withOverrides`, the test traits, `validate()`) are the static API's.
-        let isStatic = origin.registry.value.bootstrapsAfterReset || origin === DIContainer.boundContainer.get()
         // Asked of a child, made by this ancestor of it, which looked here for the dependency.
         let isAncestorOfOrigin = origin !== self && origin.lineage.contains { $0 === self }
         let madeByParent = isAncestorOfOrigin ? state.frames.last { $0.step != nil }?.requested.displayName : nil
@@ -585,7 +601,7 @@ extension DIContainer {
             .init(
                 reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
                 similarTypes: similar, registeredNames: Set(names).sorted(),
-                containerSpelling: isStatic ? "DIContainer" : "container", madeByParent: madeByParent,
+                containerSpelling: containerSpelling, madeByParent: madeByParent,
                 similarName: key.name.flatMap { Self.closest(to: $0, in: names) },
                 isRegisteredUnnamed: key.name != nil && slots.contains { $0.key == Key(key.type, name: nil) },
                 conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.qualified),
@@ -598,8 +614,12 @@ extension DIContainer {
         let frames = Resolution.state.allFrames
         let start = frames.lastIndex { $0.entry === entry } ?? 0
         let cycle = frames[start...].compactMap { $0.step == nil ? nil : $0.requested.displayName }
+        let asker = frames[start...].last { $0.step != nil }
         return error(.dependencyCycle(cycle: cycle + [requested.displayName]), for: requested)
             .with {
+                $0.cycleBreak = asker.flatMap { frame in
+                    frame.entry.map { Self.cycleBreak(of: $0.spec, askedAs: frame.requested, needing: requested) }
+                }
                 // Through its own action: the first step of a resolution (this one or one set aside) running actions.
                 $0.isNewWithActions =
                     entry.spec.lifetime == .new
@@ -607,6 +627,36 @@ extension DIContainer {
                         $0.isRunningActions && $0.frames.first?.entry === entry
                     }
             }
+    }
+
+    /// The registration `spec` (asked for as `asked`) written to get `dependency` in an `onResolve` action:
+    /// `Shared(CycleB.init).onResolve { cycleB, resolve in cycleB.cycleA = resolve() }`.
+    private static func cycleBreak(
+        of spec: RegistrationSpec, askedAs asked: Key, needing dependency: Key
+    ) -> (registration: String, dependency: String, example: String) {
+        let type = TypeName.qualified(spec.type)
+        let alias = asked.typeID == ObjectIdentifier(spec.type) ? "" : ", as: \(TypeName.qualified(asked.type)).self"
+        let lifetime = spec.scope.map { "Scoped(.\($0.name), " } ?? "\(spec.lifetime)("
+        let made = "\(lifetime)\(type).init\(alias))"
+        let named = asked.name.map { ".named(\($0.debugDescription))" } ?? ""
+        let value = variableName(TypeName.of(spec.type)) ?? "value"
+        let property = variableName(dependency.typeName) ?? "<#property#>"
+        let resolve = dependency.name.map { "resolve(name: \($0.debugDescription))" } ?? "resolve()"
+        return (
+            asked.displayName, dependency.displayName,
+            "\(made)\(named).onResolve { \(value), resolve in \(value).\(property) = \(resolve) }"
+        )
+    }
+
+    /// A type's name as a variable's (`URLSession` as `urlSession`); `nil` for one that is not an identifier.
+    private static func variableName(_ typeName: String) -> String? {
+        guard let first = typeName.first, first.isLetter || first == "_",
+            typeName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+        else { return nil }
+        let capitals = typeName.prefix { $0.isUppercase }.count
+        // `URLSession`: the last capital of a run begins the next word.
+        let lowered = capitals > 1 && capitals < typeName.count ? capitals - 1 : max(capitals, 1)
+        return typeName.prefix(lowered).lowercased() + typeName.dropFirst(lowered)
     }
 
     /// The name in `names` a typo of `name` would be (at most a third of its characters changed), if any.

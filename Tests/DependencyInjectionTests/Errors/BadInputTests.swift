@@ -114,7 +114,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(
             wrongType.description == """
                 Wrong arguments for 'ViewModelProtocol': expected (String), received (Int).
-                To fix, pass arguments of the registered types (String): DIContainer.resolve(ViewModelProtocol.self) { … }.
+                To fix, pass arguments of the registered types (String): container.resolve(ViewModelProtocol.self) { … }.
                 """)
 
         let tooMany = try #require(failure { _ = try container.tryResolve(ViewModelProtocol.self) { ("id", 2) } })
@@ -122,14 +122,14 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(
             tooMany.description == """
                 Wrong arguments for 'ViewModelProtocol': expected (String), received (String, Int).
-                To fix, pass arguments of the registered types (String): DIContainer.resolve(ViewModelProtocol.self) { … }.
+                To fix, pass arguments of the registered types (String): container.resolve(ViewModelProtocol.self) { … }.
                 """)
 
         let unexpected = try #require(failure { _ = try container.tryResolve(Engine.self) { 42 } })
         #expect(
             unexpected.description == """
                 Wrong arguments for 'Engine': expected no arguments, received (Int).
-                To fix, resolve it without arguments: DIContainer.resolve(Engine.self).
+                To fix, resolve it without arguments: container.resolve(Engine.self).
                 """)
         #expect(Snapshot(container) == before)
         #expect(try container.tryResolve(ViewModelProtocol.self) { "id" }.id == "id")
@@ -148,7 +148,9 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
             error.description == """
                 Dependency cycle: CycleA -> CycleB -> CycleA.
                 Resolution path: CycleA -> CycleB -> CycleA
-                To fix, break the cycle: let one side get the other after creation, e.g. Shared(A.init).onResolve { a, resolve in a.b = resolve() }.
+                To fix, break the cycle: let one side get the other after creation, e.g. drop 'CycleA' from what 'CycleB' \
+                is made with and set it in an onResolve action: \
+                Shared(CycleB.init).onResolve { cycleB, resolve in cycleB.cycleA = resolve() }.
                 """)
         #expect(Snapshot(container) == before)
         // The cycle left no factory marked as running: entering from the other side reports it afresh.

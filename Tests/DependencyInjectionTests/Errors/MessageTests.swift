@@ -410,7 +410,7 @@ private final class CycleEnd { init(start: CycleStart) {} }
         box.register { New { (_: Resolver, id: String) in MessagesIntCatalog() as any MessagesCatalog<Int> } }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve((any MessagesCatalog<Int>).self) }
         #expect(error.description.contains("Wrong arguments for 'any MessagesCatalog<Int>'"), "\(error)")
-        #expect(error.description.contains("DIContainer.resolve((any MessagesCatalog<Int>).self) { … }"), "\(error)")
+        #expect(error.description.contains("container.resolve((any MessagesCatalog<Int>).self) { … }"), "\(error)")
         // As written in the message, it compiles.
         _ = try box.tryResolve((any MessagesCatalog<Int>).self) { "42" }
     }

@@ -119,8 +119,8 @@ struct AsyncFactoryTests {
         #expect(
             error.description == """
                 'RemoteConfig' is made by an async factory and has not been made yet.
-                To fix, await it first: call try await DIContainer.prepare() at startup, or resolve it with \
-                try await DIContainer.resolveAsync(RemoteConfig.self).
+                To fix, await it first: call try await container.prepare() at startup, or resolve it with \
+                try await container.resolveAsync(RemoteConfig.self).
                 """)
     }
 

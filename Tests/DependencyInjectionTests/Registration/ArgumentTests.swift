@@ -180,7 +180,7 @@ extension DIScope {
         #expect(
             error.description.hasSuffix(
                 "To fix, pass arguments of the registered types (String): "
-                    + "DIContainer.resolve(Engine.self, name: \"detail\") { … }."))
+                    + "container.resolve(Engine.self, name: \"detail\") { … }."))
     }
 
     @Test func aConcreteArgumentForAnExistentialParameterSaysToPassItAsTheExistential() throws {
@@ -192,7 +192,7 @@ extension DIScope {
         #expect(
             error.description.hasSuffix(
                 "To fix, pass the argument as the registered existential type: "
-                    + "DIContainer.resolve(Drawing.self) { Square() as any Outline }."))
+                    + "container.resolve(Drawing.self) { Square() as any Outline }."))
         #expect(try box.tryResolve(Drawing.self, arguments: { Square() as any Outline }).shape is Square)
     }
 }

@@ -677,7 +677,7 @@ private final class CycleEntrance {
         #expect(
             error.description == """
                 Wrong arguments for 'Ticket': expected (String, Int), received no arguments.
-                To fix, pass arguments of the registered types (String, Int): DIContainer.resolve(Ticket.self) { … }. \
+                To fix, pass arguments of the registered types (String, Int): container.resolve(Ticket.self) { … }. \
                 An arguments closure that returns a labelled tuple, { (id: …, count: …) }, returns nothing \
                 (Swift warns that the tuple is unused): drop the labels.
                 """)
