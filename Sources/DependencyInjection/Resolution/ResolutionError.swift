@@ -281,7 +281,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     }
 
     /// For an isolation conflict through an `as:` alias: the alias the registration asks for.
-    private var conflictAlias: String { details.conflictKey?.typeName ?? "" }
+    private var conflictAlias: String { details.conflictKey.map { TypeName.qualified($0.type) } ?? "" }
 
     /// "is made by a @MainActor factory", or what main-actor code its value goes through.
     private var madeOnMainActor: String {
@@ -456,9 +456,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "resolve it from main-actor code (e.g. a @MainActor function), or write \(details.mainActorCode ?? "") in "
                 + "nonisolated code (a Decorate takes a plain closure), so that it runs wherever the value is made."
         case .mainActorRequired where details.servedThrough != nil, .notSendable where details.servedThrough != nil:
-            "make the factory return it as that type, e.g. \(details.servedLifetime) { @\(servingActor.attribute) in "
-                + "\(details.servedThrough ?? "")() as \(typeName) }\(named) (a Sendable value made as '\(typeName)' is "
-                + "handed out anywhere), or resolve it on \(servingActor.name)."
+            // Whether the alias is a Sendable protocol cannot be asked at run time: the fix says when it works.
+            "resolve it on \(servingActor.name), or, if '\(typeName)' is a Sendable protocol, make the factory return it "
+                + "as that type, e.g. \(details.servedLifetime) { @\(servingActor.attribute) in "
+                + "\(details.servedThrough ?? "")(…) as \(sourceName) }\(named) (a value made as a Sendable type is "
+                + "handed out anywhere)."
         case .mainActorRequired where !details.isSendable:
             "resolve it from main-actor code (e.g. a @MainActor function), make '\(typeName)' Sendable (it is then "
                 + "made on the main actor and handed out anywhere), or register it in nonisolated code."
@@ -494,15 +496,16 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .argumentInferredAsMetatype:
             "write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
         case .decoratedAlias(let implementation):
-            "register it as the decorated type, Shared(\(implementation)() as \(typeName))\(named) (each of its other types then gets an instance of its own)."
+            "register it as the decorated type, Shared(\(implementation)(…) as \(sourceName))\(named) (each of its other types then gets an instance of its own)."
         case .lifetimeMismatch:
             "give the dependency a lifetime at least as long, make the registration as short-lived, "
                 + "or resolve the dependency where it is used instead of keeping it."
         case .isolationConflict where details.servedThrough != nil:
-            "make the dependency's factory return it as '\(conflictAlias)', e.g. "
-                + "\(details.servedLifetime) { @MainActor in \(details.servedThrough ?? "")() as \(conflictAlias) } "
-                + "(prepare() makes it; a Sendable value made as that type is handed out anywhere), isolate the registration's "
-                + "factory to the dependency's actor (\(isolatedForm)), or resolve it with try await resolveAsync."
+            "isolate the registration's factory to the dependency's actor (\(isolatedForm)), resolve it with try await "
+                + "resolveAsync, or, if '\(conflictAlias)' is a Sendable protocol, make the dependency's factory return it "
+                + "as that type, e.g. \(details.servedLifetime) { @\(details.conflictActor ?? "MainActor") in "
+                + "\(details.servedThrough ?? "")(…) as \(conflictAlias) } (prepare() makes it, and a value made as a "
+                + "Sendable type is handed out anywhere)."
         case .isolationConflict where details.conflictActor == nil:
             "make the dependency a Shared (prepare() makes it), or make the registration's factory async and "
                 + "await the dependency there: \(details.servedLifetime) { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictKey.map { Self.request($0.type, name: $0.name) } ?? "")) }."

@@ -149,7 +149,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
         let message = try #require(error).description
         #expect(!message.contains("is not Sendable"), "\(message)")
         #expect(message.contains("through `as:` by 'MessagesMainPalette'"), "\(message)")
-        #expect(message.contains("MessagesMainPalette() as "), "\(message)")
+        #expect(message.contains("MessagesMainPalette(…) as "), "\(message)")
     }
 
     /// Applied literally, that fix replaces the registration that failed: its name and lifetime kept
@@ -162,13 +162,13 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
             _ = try named.tryResolve((any MessagesPalette).self, name: "dark")
         }
         let namedMessage = try #require(namedError).description
-        #expect(namedMessage.contains("Shared { @MainActor in MessagesMainPalette() as "), "\(namedMessage)")
+        #expect(namedMessage.contains("Shared { @MainActor in MessagesMainPalette(…) as "), "\(namedMessage)")
         #expect(namedMessage.contains(#"}.named("dark")"#), "\(namedMessage)")
         let new = DIContainer()
         new.register { New({ @MainActor in MessagesMainPalette() }, as: (any MessagesPalette).self) }
         let newError = await errorInDetachedTask { _ = try new.tryResolve((any MessagesPalette).self) }
         let newMessage = try #require(newError).description
-        #expect(newMessage.contains("New { @MainActor in MessagesMainPalette() as "), "\(newMessage)")
+        #expect(newMessage.contains("New { @MainActor in MessagesMainPalette(…) as "), "\(newMessage)")
     }
 
     /// An isolation conflict through an alias of a Sendable main-actor `Shared`: the dependency
@@ -181,7 +181,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
         }
         let report = await box.validate()
         let message = try #require(report.problems.first, "\(report)").error.description
-        #expect(message.contains("Shared { @MainActor in MessagesMainPalette() as MessagesPalette }"), "\(message)")
+        #expect(message.contains("Shared { @MainActor in MessagesMainPalette(…) as MessagesPalette }"), "\(message)")
         #expect(!message.contains("make the dependency a Sendable Shared"), "\(message)")
     }
 
@@ -217,7 +217,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
             Decorate(MessagesRouter.self) { router, _ in MessagesLoggingRouter(router) }
         }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(MessagesRouter.self, name: "x") }
-        #expect(error.description.contains(#"Shared(MessagesRouterImpl() as MessagesRouter).named("x")"#), "\(error)")
+        #expect(error.description.contains(#"Shared(MessagesRouterImpl(…) as MessagesRouter).named("x")"#), "\(error)")
     }
 
     /// An isolation conflict with a global actor's `New` (which only an await makes) suggests awaiting
@@ -315,7 +315,7 @@ private final class MessagesWeakLedgerUser: Sendable { init(ledger: MessagesWeak
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve((any MessagesPalette).self) }
         #expect(!error.description.contains("is not Sendable"), "\(error)")
         #expect(error.description.contains("through `as:` by 'MessagesActorPalette'"), "\(error)")
-        #expect(error.description.contains("MessagesActorPalette() as "), "\(error)")
+        #expect(error.description.contains("MessagesActorPalette(…) as "), "\(error)")
     }
 
     /// A throwing `Decorate` or `onResolve` action is named as what threw, not the factory (which

@@ -141,7 +141,7 @@ private final class AsyncEngine: Sendable {}
         }
         let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Billing.self) }
         #expect(error.reason == .decoratedAlias(implementation: "StripeBilling"))
-        #expect(error.description.contains("register it as the decorated type, Shared(StripeBilling() as Billing)"))
+        #expect(error.description.contains("register it as the decorated type, Shared(StripeBilling(…) as Billing)"))
         #expect(try box.tryResolve(StripeBilling.self).log == ["stripe"])
     }
 
