@@ -302,6 +302,25 @@ extension DocumentationExamples {
         }
     }
 
+    @Suite struct ConcurrencyAndActorsArticle {
+        // `nonisolated` in the article, for a module with default MainActor isolation: not Sendable.
+        final class ScreenState { var title = "" }
+
+        @MainActor static func applicationDidLaunch(_ box: DIContainer) {
+            box.register { Shared(ScreenState()) }
+        }
+
+        @Test func aNonSendableServiceRegisteredOnTheMainActorStaysThere() async throws {
+            let box = DIContainer()
+            await Self.applicationDidLaunch(box)
+            let error = await errorInDetachedTask { _ = try box.tryResolve(ScreenState.self) }
+            #expect(error?.reason == .mainActorRequired, "\(String(describing: error))")
+            #expect(
+                error?.description.hasPrefix("'ScreenState' is not Sendable") == true, "\(String(describing: error))")
+            #expect(await MainActor.run { (try? box.tryResolve(ScreenState.self)) != nil })
+        }
+    }
+
     @Suite struct DiagnosticsArticle {
         protocol Router: AnyObject {}
         protocol AppConfiguration {}
