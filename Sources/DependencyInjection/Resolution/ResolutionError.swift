@@ -558,7 +558,7 @@ extension DIContainer {
             if Conformance.isExistential(expected), !Conformance.isExistential(given),
                 Conformance.isSubtype(given, of: expected) != false
             {
-                $0.existentialArgument = (TypeName.of(given), TypeName.of(expected))
+                $0.existentialArgument = (TypeName.qualified(given), TypeName.qualified(expected))
             }
         }
     }

@@ -72,6 +72,20 @@ final class NestedMessagesLedgerStore {}
         #expect(error.description.contains(".resolve(NestedMessagesFeature.Detail.self) { … }"), "\(error)")
     }
 
+    @Test func anExistentialArgumentFixNamesNestedTypesQualified() throws {
+        let box = DIContainer()
+        box.register {
+            New { (_: Resolver, payments: any NestedMessagesFeature.Payments) in NestedMessagesFeature.Inner() }
+        }
+        let error = try #require(throws: ResolutionError.self) {
+            try box.tryResolve(NestedMessagesFeature.Inner.self, arguments: { NestedMessagesFeature.StripePayments() })
+        }
+        #expect(
+            error.description.hasSuffix(
+                "container.resolve(NestedMessagesFeature.Inner.self) { NestedMessagesFeature.StripePayments() "
+                    + "as any NestedMessagesFeature.Payments }."), "\(error)")
+    }
+
     @Test func theServiceThatNeededTheMissingOneIsNotSuggestedAsSimilar() throws {
         let box = DIContainer()
         box.register { Shared(NestedMessagesLedgerUser.init) }
