@@ -68,11 +68,6 @@ private final class RegistersEagerly: Sendable {}
     init() {}
 }
 
-/// In nonisolated code, so that its closure (which takes a resolver and does not throw) runs anywhere.
-private func registerWaitingForTheMainQueue(_ box: DIContainer) {
-    box.register { Shared { _ in UIThing.make() } }
-}
-
 @Suite(.timeLimit(.minutes(1))) struct ValidateEverywhereTests {
     private static func mainActorCycle() -> DIContainer {
         let box = DIContainer()
@@ -176,17 +171,6 @@ private func registerWaitingForTheMainQueue(_ box: DIContainer) {
         let box = DIContainer()
         box.register { Shared { UIThing.make() } }
         #expect(box.validate().isValid)
-    }
-
-    /// A non-throwing closure that takes a resolver runs on a probe thread: there it waits for the main
-    /// queue, which the synchronous form on the main thread would block for good (Diagnostics, README).
-    /// The awaited form, the documented fix, leaves the main actor free and checks it.
-    @MainActor @Test func awaitedValidateOnTheMainActorChecksAProbedFactoryThatWaitsForTheMainQueue() async {
-        let box = DIContainer()
-        registerWaitingForTheMainQueue(box)
-        let report = await box.validate()
-        #expect(report.isValid, "\(report)")
-        #expect(report.description.contains("1 registration(s) resolved, 0 not checked"), "\(report)")
     }
 
     /// In a process of its own (a deadlock there is terminated after 30 seconds and fails here).
