@@ -50,7 +50,7 @@ extension DIContainer {
         trapsOnFailure: Bool = false
     ) throws(ResolutionError) -> [AnyBox] {
         // Off the main actor, made on it for the caller when a main-actor Sendable one asks to (as `resolve`).
-        try MainActorHop.resolving(trapsOnFailure: trapsOnFailure) { _ throws(ResolutionError) in
+        try MainActorHop.resolving(trapsOnFailure: trapsOnFailure) { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
                 Resolution.noteCallSite(file, line)
                 let container = source.map(\.container) ?? currentLocked

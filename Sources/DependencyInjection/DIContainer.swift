@@ -455,9 +455,8 @@ extension DIContainer {
     /// `Optional<T>` resolves to `nil` when `T` is not registered.
     @inlinable
     public static func resolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
-        isolation: isolated (any Actor)? = #isolation
-    ) -> T { resolvedOrFail(type, name: name, .none, file: file, line: line, isolation: isolation) }
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T { resolvedOrFail(type, name: name, .none, file: file, line: line) }
 
     /// Resolves a `T` made with arguments from ``current``; traps on failure.
     ///
@@ -466,44 +465,41 @@ extension DIContainer {
     @inlinable
     public static func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
-        resolvedOrFail(type, name: name, Arguments(arguments), file: file, line: line, isolation: isolation)
+        resolvedOrFail(type, name: name, Arguments(arguments), file: file, line: line)
     }
 
     /// Resolves a `T` from ``current``, throwing a ``ResolutionError`` instead of trapping.
     @inlinable
     public static func tryResolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
-        isolation: isolated (any Actor)? = #isolation
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
     ) throws -> T {
-        try resolved(type, name: name, .none, file: file, line: line, isolation: isolation)
+        try resolved(type, name: name, .none, file: file, line: line)
     }
 
     /// Resolves a `T` made with arguments from ``current``, throwing instead of trapping.
     @inlinable
     public static func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+        file: StaticString = #fileID, line: UInt = #line
     ) throws -> T {
-        try resolved(type, name: name, Arguments(arguments), file: file, line: line, isolation: isolation)
+        try resolved(type, name: name, Arguments(arguments), file: file, line: line)
     }
 
     /// Resolves a `T`; traps with the ``ResolutionError`` message on failure.
     @inlinable
     public func resolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
-        isolation: isolated (any Actor)? = #isolation
-    ) -> T { Self.resolvedOrFail(type, name: name, .none, in: self, file: file, line: line, isolation: isolation) }
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T { Self.resolvedOrFail(type, name: name, .none, in: self, file: file, line: line) }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
     public func resolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
-        Self.resolvedOrFail(
-            type, name: name, Arguments(arguments), in: self, file: file, line: line, isolation: isolation)
+        Self.resolvedOrFail(type, name: name, Arguments(arguments), in: self, file: file, line: line)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` instead of trapping.
@@ -515,20 +511,18 @@ extension DIContainer {
     ///     }
     @inlinable
     public func tryResolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
-        isolation: isolated (any Actor)? = #isolation
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
     ) throws -> T {
-        try Self.resolved(type, name: name, .none, in: self, file: file, line: line, isolation: isolation)
+        try Self.resolved(type, name: name, .none, in: self, file: file, line: line)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     @inlinable
     public func tryResolve<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+        file: StaticString = #fileID, line: UInt = #line
     ) throws -> T {
-        try Self.resolved(
-            type, name: name, Arguments(arguments), in: self, file: file, line: line, isolation: isolation)
+        try Self.resolved(type, name: name, Arguments(arguments), in: self, file: file, line: line)
     }
 }
 

@@ -122,7 +122,7 @@ final class LazyStorage<Value>: @unchecked Sendable {
     var value: Value {
         do {
             // A failure traps: a validate() check blocking the main actor waits for it, as `resolve()` does.
-            return try MainActorHop.resolving(trapsOnFailure: true) { _ throws(ResolutionError) in
+            return try MainActorHop.resolving(trapsOnFailure: true) { () throws(ResolutionError) in
                 try Resolution.lock.withLock { () throws(ResolutionError) in
                     Resolution.noteCallSite(file, line)
                     // A value resolved already opens no resolution, which would clear the call site.

@@ -244,7 +244,7 @@ extension DIContainer {
     ) throws(ResolutionError) -> R {
         try Resolution.lock.withLock { () throws(ResolutionError) -> R in
             let previous = Resolution.state.runningActor
-            Resolution.state.runningActor = actor.map(ObjectIdentifier.init)
+            Resolution.state.runningActor = actor
             defer { Resolution.state.runningActor = previous }
             return try asOneResolution(body)
         }

@@ -79,10 +79,8 @@ struct ResolutionState {
     /// Whether any container was ever bound to a task: until then ``DIContainer/current`` is
     /// `shared` wherever no factory runs, and reading the task-local can be skipped.
     var anyTaskBinding = false
-    /// The actor this thread runs for: the one an async resolve made it run a factory on (see
-    /// `resolveAsync`), or a synchronous resolve's caller is isolated to (`resolveBox`). Its identity
-    /// only, compared, never followed: whoever sets it runs on that actor, which is alive meanwhile.
-    var runningActor: ObjectIdentifier?
+    /// The actor an async resolve made this thread run a factory on (see `resolveAsync`).
+    var runningActor: (any Actor)?
     /// The `validate()` probe resolving now, if any (it holds the lock while it does).
     var probe: ValidationProbe?
     /// A property wrapper's failure in the factory running now in a `validate()` copy: the factory
@@ -150,36 +148,27 @@ extension DIContainer {
     @inlinable
     static func resolved<T>(
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
-        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false,
-        isolation: (any Actor)? = nil
+        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false
     ) throws(ResolutionError) -> T {
         let value = try resolveBox(
             T.self, name: name, arguments, from: source, in: container, file: file, line: line,
-            trapsOnFailure: trapsOnFailure, isolation: isolation)
+            trapsOnFailure: trapsOnFailure)
         return unbox(value)
     }
 
     /// The value (an `AnyBox`) of `type` from `container`, else the one `source` reaches (``current``
     /// when `nil`), with the container read and the resolution made under one hold of the lock.
-    /// `isolation` is the caller's actor (its `#isolation`), if any.
     @usableFromInline
     static func resolveBox(
         _ type: any Any.Type, name: String?, _ arguments: Arguments, from source: ContainerReference?,
-        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false,
-        isolation: (any Actor)? = nil
+        in container: DIContainer? = nil, file: StaticString? = nil, line: UInt = 0, trapsOnFailure: Bool = false
     ) throws(ResolutionError) -> AnyBox {
         // Each container is reached without retaining it where that is sound (see `Unretained`).
         // `container` is the caller's, alive until this returns.
         let given = container.map(Unretained.init)
-        return try MainActorHop.resolving(isolation, trapsOnFailure: trapsOnFailure) {
-            isolation throws(ResolutionError) in
+        return try MainActorHop.resolving(trapsOnFailure: trapsOnFailure) { () throws(ResolutionError) in
             try Resolution.lock.withLock { () throws(ResolutionError) in
                 Resolution.noteCallSite(file, line)
-                // On the caller's actor, which the compiler proves, what is bound to that actor may be made
-                // and handed out here (see `checkRunsOn`).
-                let outerActor = Resolution.state.runningActor
-                if let isolation { Resolution.state.runningActor = ObjectIdentifier(isolation) }
-                defer { if isolation != nil { Resolution.state.runningActor = outerActor } }
                 let key = Key(type, name: name)
                 func resolve(in container: Unretained<DIContainer>) throws(ResolutionError) -> AnyBox {
                     try container.with { container in
@@ -217,12 +206,11 @@ extension DIContainer {
     @inlinable
     static func resolvedOrFail<T>(
         _ type: T.Type, name: String?, _ arguments: Arguments, from source: ContainerReference? = nil,
-        in container: DIContainer? = nil, file: StaticString, line: UInt, isolation: (any Actor)? = nil
+        in container: DIContainer? = nil, file: StaticString, line: UInt
     ) -> T {
         do {
             return try resolved(
-                type, name: name, arguments, from: source, in: container, file: file, line: line, trapsOnFailure: true,
-                isolation: isolation)
+                type, name: name, arguments, from: source, in: container, file: file, line: line, trapsOnFailure: true)
         } catch {
             fail(error, file: file, line: line)
         }
@@ -556,8 +544,9 @@ extension DIContainer {
                 entry, requested: requested, canHop: kept == nil && entry.spec.factory.isolation.isMainActor)
         case .globalActor(let reference):
             let actor = reference.actor
-            let isRunningForIt = actor.map { Resolution.state.runningActor == ObjectIdentifier($0) } ?? false
-            guard !isRunningForIt, kept == nil || !entry.isSendable(as: requested) else { return }
+            guard actor == nil || Resolution.state.runningActor !== actor,
+                kept == nil || !entry.isSendable(as: requested)
+            else { return }
             let name = TypeName.of(reference.type)
             let reason: ResolutionError.Reason =
                 actor == nil
@@ -568,6 +557,7 @@ extension DIContainer {
                     $0.servedLifetime = entry.spec.writtenLifetime
                 }
                 $0.isMadeByPrepare = entry.needsPreparing
+                $0.isSendable = entry.isSendable(as: requested)
             }
         }
     }
@@ -773,25 +763,21 @@ extension Optional: OptionalResolvable {
 /// synchronously off the main actor, at top level (no factory of its own running), or in a resolve an
 /// async factory's code made that kept nothing yet (docs/Design.md, "The main-actor hop").
 enum MainActorHop {
-    /// Runs `attempt` for the caller's actor (`isolation`); if it asks for the main actor, and this
-    /// thread holds no lock the main actor would need, runs it again there, for no actor of the
-    /// caller's (nothing bound to that one is made on the main thread), with this task's bindings,
-    /// while this thread waits.
+    /// Runs `attempt`; if it asks for the main actor, and this thread holds no lock the main actor
+    /// would need, runs it again there, with this task's bindings, while this thread waits.
     @inline(__always)
     static func resolving<R>(
-        _ isolation: (any Actor)? = nil, trapsOnFailure: Bool = false,
-        _ attempt: (_ isolation: (any Actor)?) throws(ResolutionError) -> R
+        trapsOnFailure: Bool = false, _ attempt: () throws(ResolutionError) -> R
     ) throws(ResolutionError) -> R {
         do {
-            return try attempt(isolation)
+            return try attempt()
         } catch {
             // Not for a synchronous `validate()`'s check, which blocks the main actor (its check fails
             // and is listed as not checked), unless failing would trap (then it waits, as before).
             guard error.details.asksForMainActor, !Resolution.lock.isHeldByCurrentThread,
                 trapsOnFailure || !(ValidationProbe.blockedActor.get() is MainActor)
             else { throw error }
-            return try withoutActuallyEscaping({ () throws(ResolutionError) in try attempt(nil) }) { onMainActor($0) }
-                .get()
+            return try withoutActuallyEscaping(attempt) { onMainActor($0) }.get()
         }
     }
 

@@ -86,7 +86,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var containerSpelling = "DIContainer"
         /// For a dependency a parent looked for while making a service asked of a child: that service.
         var madeByParent: String?
-        /// For a main-actor service: whether its value is `Sendable` (it may then leave the main actor).
+        /// For an actor's service: whether its value is `Sendable` (it may then leave the actor).
         var isSendable = true
         /// For a main-actor service: what main-actor code it needs, when not its factory.
         var mainActorCode: String?
@@ -223,7 +223,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .mainActorRequired:
             "\(subject) \(madeOnMainActor) and was resolved off the main actor."
         case .notSendable(let actor):
-            "\(subject) is not Sendable and is made by a factory isolated to \(actor); it was resolved off \(actor)."
+            "\(subject) is not Sendable and is made by a factory isolated to \(actor), so it is handed out only to an "
+                + "await in \(actor)'s code; it was resolved off \(actor), or synchronously (a synchronous resolve "
+                + "cannot tell the actor it runs on)."
         case .weakRequiresClass(let instanceType):
             "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
         case .mutationDuringResolution(let operation):
@@ -474,13 +476,18 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "resolve it from main-actor code (e.g. a @MainActor function) or with "
                 + "try await \(details.containerSpelling).resolveAsync(\(request)), or register a factory that is not @MainActor."
         case .notSendable(let actor):
-            "resolve it on \(actor), make '\(typeName)' Sendable, or register it in nonisolated code "
-                + "(e.g. a nonisolated function), so that it is not bound to \(actor)."
+            "resolve it with try await \(details.containerSpelling).resolveAsync(\(request)) in \(actor)'s code, make "
+                + "'\(typeName)' Sendable, or register it in nonisolated code (e.g. a nonisolated function), so that "
+                + "it is not bound to \(actor)."
         case .weakRequiresClass:
             "register it as Shared or New, or make the factory return a class instance."
         case .mutationDuringResolution:
             "register, reset or release instances before or after resolving, not inside a factory, "
                 + "onResolve or an initializer it runs."
+        case .notYetMade(let actor?) where !details.isSendable:
+            "resolve it with try await \(details.containerSpelling).resolveAsync(\(request)) in \(actor)'s code: it "
+                + "is not Sendable, so it is handed out only there (prepare() makes it, but a synchronous resolve "
+                + "cannot tell the actor it runs on), or make '\(typeName)' Sendable."
         case .notYetMade where !details.isMadeByPrepare:
             "await it: resolve it with try await \(details.containerSpelling).resolveAsync(\(request)) (prepare() makes only "
                 + "Shared services), or register it as Shared and call try await \(details.containerSpelling).prepare() at startup."

@@ -16,21 +16,16 @@ public struct Resolver: Sendable {
     /// Resolves a `T` (inferred from context); traps with the ``ResolutionError`` message on failure.
     @inlinable
     public func callAsFunction<T>(
-        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line,
-        isolation: isolated (any Actor)? = #isolation
-    ) -> T {
-        DIContainer.resolvedOrFail(
-            type, name: name, .none, from: reference, file: file, line: line, isolation: isolation)
-    }
+        _ type: T.Type = T.self, name: String? = nil, file: StaticString = #fileID, line: UInt = #line
+    ) -> T { DIContainer.resolvedOrFail(type, name: name, .none, from: reference, file: file, line: line) }
 
     /// Resolves a `T` made with arguments; traps on failure.
     @inlinable
     public func callAsFunction<T, each Argument>(
         _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        file: StaticString = #fileID, line: UInt = #line, isolation: isolated (any Actor)? = #isolation
+        file: StaticString = #fileID, line: UInt = #line
     ) -> T {
-        DIContainer.resolvedOrFail(
-            type, name: name, Arguments(arguments), from: reference, file: file, line: line, isolation: isolation)
+        DIContainer.resolvedOrFail(type, name: name, Arguments(arguments), from: reference, file: file, line: line)
     }
 
     /// Resolves a `T`, throwing a ``ResolutionError`` that carries the whole resolution path.
@@ -38,19 +33,16 @@ public struct Resolver: Sendable {
     /// In a throwing factory, `try resolve.tryResolve()` passes a missing dependency or a cycle
     /// up to the caller's `tryResolve` instead of trapping.
     @inlinable
-    public func tryResolve<T>(
-        _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
-    ) throws -> T {
-        try DIContainer.resolved(type, name: name, .none, from: reference, isolation: isolation)
+    public func tryResolve<T>(_ type: T.Type = T.self, name: String? = nil) throws -> T {
+        try DIContainer.resolved(type, name: name, .none, from: reference)
     }
 
     /// Resolves a `T` made with arguments, throwing instead of trapping.
     @inlinable
     public func tryResolve<T, each Argument>(
-        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument),
-        isolation: isolated (any Actor)? = #isolation
+        _ type: T.Type = T.self, name: String? = nil, arguments: () -> (repeat each Argument)
     ) throws -> T {
-        try DIContainer.resolved(type, name: name, Arguments(arguments), from: reference, isolation: isolation)
+        try DIContainer.resolved(type, name: name, Arguments(arguments), from: reference)
     }
 }
 
