@@ -2,7 +2,7 @@
 /// gets it (see ``DIContainer/reportResolvesOfCurrentRegistrations(_:)``).
 @_spi(Testing)
 public struct StrictResolve: Sendable {
-    /// The type asked for, as written in source (`Payments`).
+    /// The type asked for, as code outside it names it (`Payments`, `Feature.Payments`).
     public let typeName: String
     /// The name asked for, if any.
     public let name: String?
@@ -19,7 +19,7 @@ public struct StrictResolve: Sendable {
 
     /// Lock held.
     init(_ requested: Key, of entry: Entry, path: [String]) {
-        (typeName, name, self.path) = (requested.typeName, requested.name, path)
+        (typeName, name, self.path) = (TypeName.qualified(requested.type), requested.name, path)
         argumentTypes = entry.spec.factory.parameterTypes.map(TypeName.qualified)
         types =
             [ObjectIdentifier(requested.type), ObjectIdentifier(entry.spec.type)]

@@ -13,6 +13,8 @@ private final class StrictArgsProfile: Sendable {
 }
 private final class StrictArgsPage: Sendable { init(id: String, count: Int) {} }
 private final class StrictArgsClock: Sendable {}
+/// Not private: a private type has no name code outside its file could use.
+enum StrictArgsFeature { final class Inner: Sendable {} }
 
 private let argumentsProduction: DIContainer = {
     let box = DIContainer()
@@ -20,6 +22,7 @@ private let argumentsProduction: DIContainer = {
         New { (_, id: String) in StrictArgsProfile(id: id) }
         New { (_, id: String, count: Int) in StrictArgsPage(id: id, count: count) }
         Shared(StrictArgsClock())
+        Shared(StrictArgsFeature.Inner())
     }
     return box
 }()
@@ -58,6 +61,19 @@ private let argumentsProduction: DIContainer = {
                 $0.rawValue.contains(
                     "(New(<#mock#> as StrictArgsClock), or New { @MainActor in <#mock#> as StrictArgsClock } for a main-actor mock)"
                 )
+            }
+        }
+    }
+
+    /// A nested type is named as code outside it compiles, in the override and in the type to allow.
+    @Test(.dependencies(.strict, on: argumentsProduction))
+    func theFixOfANestedTypeNamesItAsCodeOutsideItDoes() {
+        withKnownIssue {
+            _ = DIContainer.resolve(StrictArgsFeature.Inner.self)
+        } matching: { issue in
+            issue.comments.contains {
+                $0.rawValue.contains("New(<#mock#> as StrictArgsFeature.Inner)")
+                    && $0.rawValue.contains(".strict(allowing: StrictArgsFeature.Inner.self)")
             }
         }
     }
