@@ -303,7 +303,9 @@ final class ValidationProbe: @unchecked Sendable {
             }
             if cancelled { return }
             guard timedOut else { continue }
-            let late = "its actor or async factory had not finished \(Self.actorTimeout) s after validate() began"
+            let late =
+                "its actor or async factory had not finished \(Self.actorTimeout) s after validate() began (a check "
+                + "waits for its actor's turn: an actor kept busy, or a cooperative pool kept full, holds it up)"
             Resolution.lock.withLock {
                 for index in indices where outcomes[index] == nil {
                     let place = items[index].entry.map { " (registered at \($0.spec.place))" } ?? ""

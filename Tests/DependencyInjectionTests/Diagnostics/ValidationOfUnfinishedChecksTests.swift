@@ -26,6 +26,8 @@ private final class FeedReader { init(feed: SlowFeed) {} }
         // The limit counts from validate()'s start, for every check together: the reason says so.
         let late = report.unchecked.first { $0.registration == "SlowFeed" }?.reason
         #expect(late?.contains("had not finished 10 s after validate() began") == true, "\(report)")
+        // And why a check may not finish though its factory is quick: its actor did not run it.
+        #expect(late?.contains("a check waits for its actor's turn") == true, "\(report)")
         #expect(
             late?.contains("(registered at DependencyInjectionTests/ValidationOfUnfinishedChecksTests.swift:") == true,
             "\(report)")
