@@ -21,10 +21,12 @@ struct Key: Hashable, Sendable {
     /// The type as the user wrote it, e.g. `Router`.
     var typeName: String { TypeName.of(type) }
 
-    /// What a `resolve` call that asks for it needs: `Router.self` or `Store.self, name: "cache"`.
+    /// What a `resolve` call that asks for it needs, as code outside the type compiles: `Router.self`,
+    /// `Feature.Inner.self` or `Store.self, name: "cache"`.
     var request: String {
         // `(Reader & Writer).self`, `(any Catalog<Int>).self`: a type of more than one word is parenthesized.
-        let type = typeName.contains(" ") ? "(\(typeName))" : typeName
+        let source = TypeName.qualified(type)
+        let type = source.contains(" ") ? "(\(source))" : source
         return "\(type).self" + (name.map { ", name: \($0.debugDescription)" } ?? "")
     }
 

@@ -356,7 +356,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private func asking(for name: String) -> String {
         details.isWrapperRequest
             ? " in the property wrapper: (name: \(name.debugDescription))."
-            : ": \(details.containerSpelling).resolve(\(Self.request(key.type, name: name)))."
+            : ": \(details.containerSpelling).resolve(\(Key(key.type, name: name).request))."
     }
 
     /// The registration to suggest for a missing one, e.g. `Shared(Dog.init)`.
@@ -375,16 +375,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     /// The type as code outside it names it: `Feature.Inner`, not `Inner` (see `TypeName.qualified`).
     private var sourceName: String { TypeName.qualified(details.key.type) }
 
-    /// What a resolve call that asks for the key needs, as code outside the type compiles:
-    /// `Feature.Inner.self, name: "main"` (`Key.request`, qualified).
-    private var request: String { Self.request(key.type, name: key.name) }
-
-    private static func request(_ type: any Any.Type, name: String?) -> String {
-        // `(Reader & Writer).self`: a type of more than one word is parenthesized.
-        let source = TypeName.qualified(type)
-        let type = source.contains(" ") ? "(\(source))" : source
-        return "\(type).self" + (name.map { ", name: \($0.debugDescription)" } ?? "")
-    }
+    /// What a resolve call that asks for the key needs, as code outside the type compiles (`Key.request`).
+    private var request: String { key.request }
 
     /// How to fix it, as the message's last line says after "To fix, ".
     private var hint: String {
@@ -399,7 +391,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             } else if details.isRegisteredUnnamed {
                 details.isWrapperRequest
                     ? "ask for it without a name in the property wrapper, as it is registered."
-                    : "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(Self.request(key.type, name: nil)))."
+                    : "ask for it without a name, as it is registered: \(details.containerSpelling).resolve(\(Key(key.type, name: nil).request))."
             } else if Conformance.isFunction(details.key.type) {
                 "register the service this function would make, and ask for a factory of it instead: "
                     + "\(details.containerSpelling).factory(Detail.self, arguments: String.self) (a function type is never registered)."
@@ -515,7 +507,7 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 + "Sendable type is handed out anywhere)."
         case .isolationConflict where details.conflictActor == nil:
             "make the dependency a Shared (prepare() makes it), or make the registration's factory async and "
-                + "await the dependency there: \(details.servedLifetime) { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictKey.map { Self.request($0.type, name: $0.name) } ?? "")) }."
+                + "await the dependency there: \(details.servedLifetime) { _ async throws in … try await DIContainer.resolveAsync(\(details.conflictKey?.request ?? "")) }."
         case .isolationConflict:
             "isolate the registration's factory to the dependency's actor (\(isolatedForm)), make "
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
