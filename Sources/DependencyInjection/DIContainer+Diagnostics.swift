@@ -109,7 +109,7 @@ extension DIContainer {
             }
             let probe = ValidationProbe(copy: copy, items: items, blocking: blocking, cancellation: cancellation)
             let outcomes = probe.run().prefix(entries.count)
-            let wiring = Resolution.lock.withLock {
+            let (wiring, conflicted, madeByPrepare) = Resolution.lock.withLock {
                 // The edges the probes recorded in the copies, copied back to the source entries.
                 // The ancestors' too: a lifetime is followed through their `New`s (see `wiringProblems`).
                 for entry in lineage.flatMap(\.rootEntries) {
@@ -117,12 +117,13 @@ extension DIContainer {
                         entry.recordDependency(on: dependency)
                     }
                 }
-                return entries.flatMap(wiringProblems) + overriddenAncestorsWiringProblems()
+                let wiring = entries.flatMap(wiringProblems) + overriddenAncestorsWiringProblems()
+                // A registration's isolation conflict is reported once: it is why its probe failed off the
+                // actor; where its probe resolved (on the actor) it is not valid either, and where it was not
+                // checked (a synchronous validate() blocking the actor it needs) it is a problem all the same.
+                let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.error.key))
+                return (wiring, conflicted, madeFirst(for: entries.filter { !conflicted.contains($0.key) }))
             }
-            // A registration's isolation conflict is reported once: it is why its probe failed off the
-            // actor; where its probe resolved (on the actor) it is not valid either, and where it was not
-            // checked (a synchronous validate() blocking the actor it needs) it is a problem all the same.
-            let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.error.key))
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []
             var validCount = 0
@@ -144,8 +145,33 @@ extension DIContainer {
             }
             problems += wiring
             problems += Resolution.lock.withLock { decoratorsOfNothing() }
-            return ValidationReport(problems: problems, unchecked: unchecked, validCount: validCount)
+            return ValidationReport(
+                problems: problems, unchecked: unchecked, validCount: validCount,
+                madeFirst: madeByPrepare)
         }
+    }
+
+    /// The `Shared` services `prepare()` makes first that a synchronous factory of `entries` needs from
+    /// another actor or from an async factory, with what makes them so: checked as the app runs after
+    /// `prepare()`, what needs them fails before it. Lock held.
+    private func madeFirst(for entries: [Entry]) -> [(registration: String, madeBy: String)] {
+        var found: [(registration: String, madeBy: String)] = []
+        for entry in entries where !entry.spec.factory.isAsync {
+            let mine = isolation(of: entry).actorName
+            for key in entry.state.dependencies {
+                // Not one this container made already (prepare() ran).
+                guard let (owner, slot) = lookup(key), slot.entry.spec.lifetime == .shared,
+                    slot.entry.state.shared == nil
+                else { continue }
+                let theirs = owner.isolation(of: slot.entry).actorName
+                let factory = slot.entry.spec.factory
+                // A global actor's synchronous closure is made by awaiting it too; its actor says why.
+                let why: String? = factory.isAsync && !factory.isActorClosure ? "async" : theirs == mine ? nil : theirs
+                guard let why, !found.contains(where: { $0.registration == key.displayName }) else { continue }
+                found.append((key.displayName, why))
+            }
+        }
+        return found
     }
 
     /// Decorators of a type this container does not register, under any name (an `as:` alias counts): they

@@ -37,6 +37,9 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
     public let unchecked: [Unchecked]
     /// Registrations that resolved.
     public let validCount: Int
+    /// The `Shared` services `prepare()` makes first that a synchronous factory needed (made by
+    /// `async`, or the actor's name).
+    var madeFirst: [(registration: String, madeBy: String)] = []
 
     /// Whether every checked registration resolved.
     public var isValid: Bool { problems.isEmpty }
@@ -45,6 +48,19 @@ public struct ValidationReport: Sendable, CustomStringConvertible {
         let counts = "\(validCount) registration(s) resolved, \(unchecked.count) not checked."
         let summary =
             isValid ? "Container is valid: \(counts)" : "Container has \(problems.count) problem(s): \(counts)"
-        return ([summary] + problems.map(\.description) + unchecked.map(\.description)).joined(separator: "\n")
+        return ([summary] + prepareNote + problems.map(\.description) + unchecked.map(\.description))
+            .joined(separator: "\n")
+    }
+
+    /// Says that the report holds as the app runs after `prepare()`, when that is why a service resolved.
+    private var prepareNote: [String] {
+        guard !madeFirst.isEmpty else { return [] }
+        let made = madeFirst.map { "'\($0.registration)' (\($0.madeBy))" }.joined(separator: ", ")
+        let offMain =
+            madeFirst.contains { $0.madeBy == "MainActor" } ? " (off the main actor, for a main-actor one)" : ""
+        return [
+            "Checked as after `prepare()`, which makes \(made) first: before it, a synchronous resolve of what needs"
+                + " them fails\(offMain)."
+        ]
     }
 }
