@@ -591,11 +591,7 @@ extension DIContainer {
     /// ``withScope(_:_:)-swift.method`` run, which it releases itself); keeps the registrations.
     /// In a `withOverrides` copy of a child container, also those of its parents' copies.
     public func releaseInstances(in scope: DIScope) {
-        mutate("releaseInstances") {
-            instanceOwners.flatMap {
-                $0.slots.values.filter { $0.entry.spec.scope == scope }.map { $0.entry.releaseInstances() }
-            }
-        }
+        mutate("releaseInstances") { instanceOwners.flatMap { $0.releasedInstances(in: scope) } }
     }
 
     /// Forgets every registration (decorators too) and instance (in a `withOverrides` copy of a child
@@ -605,16 +601,19 @@ extension DIContainer {
             defer { (slots, registry.value.decorators, registry.value.duplicates) = (SlotTable(), [], []) }
             defer { registry.value.places = [:] }
             defer { registry.value.needsBootstrap = registry.value.bootstrapsAfterReset }
-            return (slots, registry.value.decorators, instanceOwners.dropFirst().flatMap(\.releasedInstances))
+            return (slots, registry.value.decorators, instanceOwners.dropFirst().flatMap { $0.releasedInstances() })
         }
     }
 
     /// Drops cached `Shared`, `Weak` and `Scoped` instances; keeps the registrations. In a
     /// `withOverrides` copy of a child container, also those of its parents' copies.
-    public func releaseInstances() { mutate("releaseInstances") { instanceOwners.flatMap(\.releasedInstances) } }
+    public func releaseInstances() { mutate("releaseInstances") { instanceOwners.flatMap { $0.releasedInstances() } } }
 
-    /// Its instances, dropped (to be released once the lock is let go). Lock held.
-    private var releasedInstances: [Any] { slots.values.compactMap { $0.entry.releaseInstances() } }
+    /// Its instances (only those of `scope`, if one is given), dropped (to be released once the lock
+    /// is let go). Lock held.
+    private func releasedInstances(in scope: DIScope? = nil) -> [Any] {
+        slots.values.compactMap { scope == nil || $0.entry.spec.scope == scope ? $0.entry.releaseInstances() : nil }
+    }
 
     /// This container, and in a `withOverrides` copy the copies of its ancestors too: made for it
     /// alone, they may keep what they made with its overrides (see `lookup`), so its `reset()` and
