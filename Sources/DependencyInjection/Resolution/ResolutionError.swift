@@ -230,10 +230,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "\(subject) is registered as Weak, but its factory made '\(instanceType)', which is not a class instance."
         case .mutationDuringResolution(let operation):
             "\(operation)() was called on a container while it was resolving \(subject)."
-        case .notYetMade(let actor?):
-            "\(subject) is made by a factory isolated to \(actor) and has not been made yet." + preparationNote
-        case .notYetMade(nil):
-            "\(subject) is made by an async factory and has not been made yet." + preparationNote
+        case .notYetMade(let actor):
+            "\(subject) is made by \(actor.map { "a factory isolated to \($0)" } ?? "an async factory") and has not "
+                + "been made yet." + preparationNote
         case .tooDeep(let depth):
             "Resolving \(subject) needed more than \(depth) nested steps"
                 + (depth < Resolution.maximumDepth ? ", more than this thread's stack allows." : ".")
