@@ -531,19 +531,15 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
 extension DIContainer {
     /// An error for `key`, at the current point of the resolution path. Lock held.
     func error(_ reason: ResolutionError.Reason, for key: Key, underlying: (any Error)? = nil) -> ResolutionError {
-        ResolutionError(
-            .init(
-                reason: reason, key: key, path: pathReaching(key), underlyingError: underlying,
-                containerSpelling: containerSpelling))
-    }
-
-    /// How a fix reaches the container the top-level resolve used: `DIContainer` for `shared` and its copies
-    /// (`withOverrides`, the test traits, `validate()`) and a task-bound one, the static API's; else `container`,
-    /// one of the user's own. Lock held.
-    private var containerSpelling: String {
+        // How a fix reaches the container the top-level resolve used: `DIContainer` for `shared` and its copies
+        // (`withOverrides`, the test traits, `validate()`) and a task-bound one, the static API's; else `container`,
+        // one of the user's own.
         let origin = Resolution.state.origin?.weakContainer ?? self
         let isStatic = origin.registry.value.bootstrapsAfterReset || origin === DIContainer.boundContainer.get()
-        return isStatic ? "DIContainer" : "container"
+        return ResolutionError(
+            .init(
+                reason: reason, key: key, path: pathReaching(key), underlyingError: underlying,
+                containerSpelling: isStatic ? "DIContainer" : "container"))
     }
 
     /// Arguments of type `given` that `entry`'s factory does not take. Lock held.
@@ -597,17 +593,18 @@ extension DIContainer {
         let origin = state.origin?.weakContainer ?? self
         // Asked of a child, made by this ancestor of it, which looked here for the dependency.
         let isAncestorOfOrigin = origin !== self && origin.lineage.contains { $0 === self }
-        let madeByParent = isAncestorOfOrigin ? state.frames.last { $0.step != nil }?.requested.displayName : nil
-        return ResolutionError(
-            .init(
-                reason: .missingRegistration, key: key, path: pathReaching(key), conformingTypes: conforming,
-                similarTypes: similar, registeredNames: Set(names).sorted(),
-                containerSpelling: containerSpelling, madeByParent: madeByParent,
-                similarName: key.name.flatMap { Self.closest(to: $0, in: names) },
-                isRegisteredUnnamed: key.name != nil && slots.contains { $0.key == Key(key.type, name: nil) },
-                conformingValueType: conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.qualified),
-                conformingImplementation: conformingTypes.first { TypeName.of($0) == conforming.first }
-                    .map(TypeName.qualified)))
+        return error(.missingRegistration, for: key).with { details in
+            details.conformingTypes = conforming
+            details.similarTypes = similar
+            details.registeredNames = Set(names).sorted()
+            details.madeByParent =
+                isAncestorOfOrigin ? state.frames.last { $0.step != nil }?.requested.displayName : nil
+            details.similarName = key.name.flatMap { Self.closest(to: $0, in: names) }
+            details.isRegisteredUnnamed = key.name != nil && slots.contains { $0.key == Key(key.type, name: nil) }
+            details.conformingValueType = conformingTypes.first { !Conformance.isClass($0) }.map(TypeName.qualified)
+            details.conformingImplementation =
+                conformingTypes.first { TypeName.of($0) == conforming.first }.map(TypeName.qualified)
+        }
     }
 
     /// A cycle: `entry` is being made further up the path and was reached again. Lock held.
