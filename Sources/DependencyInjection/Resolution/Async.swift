@@ -91,10 +91,18 @@ extension DIContainer {
                 !waitsForAnother(failure.error) || failures.count == pending.count
             {
                 if deferring, waitsForAnother(failure.error) { return failures.map(\.service) }
-                // Kept for the message of a synchronous resolve that finds them not made.
+                // Kept for the message of a synchronous resolve that finds them not made: for one that
+                // waited for another, why prepare() stopped (what the one it waited for threw, if it threw).
                 Resolution.lock.withLock {
                     for (service, error) in failures {
                         service.owner.slots[service.key]?.entry.state.preparationError = error as? ResolutionError
+                    }
+                    for (service, error) in failures where waitsForAnother(error) && !waitsForAnother(failure.error) {
+                        let waited = (error as? ResolutionError).flatMap {
+                            service.owner.lookup($0.key)?.1.entry.state.preparationError
+                        }
+                        service.owner.slots[service.key]?.entry.state.preparationError =
+                            waited?.isNotYetMade == false ? waited : failure.error as? ResolutionError
                     }
                 }
                 throw failure.error
