@@ -192,19 +192,24 @@ final class ValidationProbe: @unchecked Sendable {
     }
 
     /// A registration that failed only for want of a service not checked (its check did not finish,
-    /// or was cancelled) or of what the blocked actor makes is listed as not checked too: its wiring
-    /// may well be right. Lock held.
+    /// or was cancelled), of what the blocked actor makes, or of a service made with arguments that
+    /// outlives its resolution (asked for without them, it is the one made with them: a request's
+    /// context) is listed as not checked too: its wiring may well be right. Lock held.
     private func uncheckWhatNeedsTheUnchecked() {
         for index in outcomes.indices {
-            guard case .failed(let error)? = outcomes[index], error.waitsForAnActor,
+            guard case .failed(let error)? = outcomes[index],
                 let needed = items.indices.first(where: { items[$0].keys.contains(error.key) })
             else { continue }
             let isUnchecked = if case .unchecked? = outcomes[needed] { true } else { false }
             let isBlocked = blocking.actor != nil && items[needed].spec.factory.isolation.actor === blocking.actor
-            guard isUnchecked || isBlocked else { continue }
+            let isKeptWithArguments =
+                if case .argumentMismatch(_, "no arguments") = error.reason {
+                    items[needed].spec.factory.takesArguments && ![.new, .graph].contains(items[needed].spec.lifetime)
+                } else { false }
+            guard error.waitsForAnActor ? isUnchecked || isBlocked : isKeptWithArguments else { continue }
             let place = "registered at \(items[index].spec.place)"
             outcomes[index] = .unchecked(
-                blocking.actor == nil
+                blocking.actor == nil || isKeptWithArguments
                     ? "it needs \(error.subject), which was not checked (\(place))"
                     : "it needs \(error.subject), which it cannot get while this synchronous validate() blocks "
                         + "\(blockedName) (\(place)); to check it, " + Self.awaitFix)
