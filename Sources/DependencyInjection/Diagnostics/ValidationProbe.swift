@@ -265,26 +265,11 @@ final class ValidationProbe: @unchecked Sendable {
         return true
     }
 
-    /// Checks `indices` in rounds, as `prepare()` makes them: what failed for want of a service not
-    /// made yet is checked again once the others are, while a round checks one more.
-    private func checkInTasks(_ indices: [Int]) {
-        var round = indices
-        while checkOnceInTasks(round) {
-            let waiting = Resolution.lock.withLock {
-                round.filter { if case .failed(let error)? = outcomes[$0] { error.isNotYetMade } else { false } }
-            }
-            guard !waiting.isEmpty, waiting.count < round.count else { return }
-            Resolution.lock.withLock { for index in waiting { outcomes[index] = nil } }
-            round = waiting
-        }
-    }
-
     /// Checks `indices` one at a time, each in a task of its own, on its actor or awaiting its
-    /// factory, as `prepare()` would; gives up on the rest at ``deadline``, ``actorTimeout`` seconds in
-    /// (and returns `false` then, or once cancelled).
-    private func checkOnceInTasks(_ indices: [Int]) -> Bool {
+    /// factory, as `prepare()` would; gives up on the rest at ``deadline``, ``actorTimeout`` seconds in.
+    private func checkInTasks(_ indices: [Int]) {
         for index in indices {
-            if Resolution.lock.withLock({ uncheckIfCancelled(indices) }) { return false }
+            if Resolution.lock.withLock({ uncheckIfCancelled(indices) }) { return }
             // The actor its value needs (its factory's, or a decorator's or action's), if any.
             let actor = Resolution.lock.withLock {
                 items[index].entry.flatMap { items[index].container.isolation(of: $0).actor }
@@ -321,7 +306,7 @@ final class ValidationProbe: @unchecked Sendable {
                 cancellation.value.running = nil
                 return uncheckIfCancelled(indices)
             }
-            if cancelled { return false }
+            if cancelled { return }
             guard timedOut else { continue }
             let late =
                 "its actor or async factory had not finished \(Self.actorTimeout) s after validate() began (a check "
@@ -332,9 +317,8 @@ final class ValidationProbe: @unchecked Sendable {
                     outcomes[index] = .unchecked(late + place)
                 }
             }
-            return false
+            return
         }
-        return true
     }
 
     /// Once cancelled, lists what of `indices` has no outcome yet as not checked; returns whether

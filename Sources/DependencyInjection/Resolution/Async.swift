@@ -5,8 +5,10 @@ extension DIContainer {
     ///     let config = try await DIContainer.resolveAsync(RemoteConfig.self)
     ///
     /// A `Shared` instance is made exactly once, however many tasks resolve it at once. Anything
-    /// else resolves as ``resolve(_:name:file:line:)-swift.type.method`` does. The synchronous `resolve`
-    /// keeps its name, so calling it in `async` code compiles unchanged.
+    /// else resolves as ``resolve(_:name:file:line:)-swift.type.method`` does, once what its factories
+    /// need that is made by awaiting it (an async or an actor's `Shared`, not made yet) is awaited,
+    /// as ``prepare()`` would make it first. The synchronous `resolve` keeps its name, so calling it
+    /// in `async` code compiles unchanged.
     public static func resolveAsync<T>(
         _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> T {
@@ -33,10 +35,10 @@ extension DIContainer {
     /// In three phases: the synchronous factories isolated to a global actor (or another actor),
     /// so that async factories may resolve what they make with a plain `resolve()`; then the async
     /// factories, so that main-actor and eager factories may do the same with what *they* make;
-    /// then the rest. A service that fails because one it needs is not made yet
-    /// (``ResolutionError/Reason/notYetMade(actor:)``) is tried again once the others are: a
-    /// synchronous factory that needs a service of a later phase resolves it with
-    /// `try resolve.tryResolve()` (a plain `resolve()` of what is not made yet traps).
+    /// then the rest. A service whose factory needs one not made yet
+    /// (``ResolutionError/Reason/notYetMade(actor:)``) is made again once that one is awaited (see
+    /// ``resolveAsync(_:name:isolation:)``): a synchronous factory that needs a service of a later phase
+    /// resolves it with `try resolve.tryResolve()` (a plain `resolve()` of what is not made yet traps).
     public func prepare() async throws {
         let services = Resolution.lock.withLock {
             lineage.flatMap { container in
@@ -52,10 +54,7 @@ extension DIContainer {
                 }
             }
         }
-        func phase(_ number: Int) -> [Service] { services.filter { $0.1 == number }.map(\.0) }
-        let waiting = try await Self.prepare(phase(0), deferring: true)
-        _ = try await Self.prepare(phase(1), deferring: false)
-        _ = try await Self.prepare(phase(2) + waiting, deferring: false)
+        for phase in 0...2 { try await Self.prepare(services.filter { $0.1 == phase }.map(\.0)) }
     }
 
     /// A service `prepare()` makes: in the container that owns it, on the actor its factory needs.
@@ -72,44 +71,24 @@ extension DIContainer {
         }
     }
 
-    /// Makes each service, concurrently, in rounds; returns those that wait for a service not
-    /// made yet when `deferring`, and throws for them otherwise.
-    private static func prepare(_ services: [Service], deferring: Bool) async throws -> [Service] {
-        var pending = services
-        while !pending.isEmpty {
-            let failures = await withTaskGroup(of: (Service, (any Error)?).self) { group in
-                for service in pending {
-                    group.addTask { (service, await service.make(isolation: service.actor)) }
-                }
-                var failures: [(service: Service, error: any Error)] = []
-                for await case (let service, let error?) in group { failures.append((service, error)) }
-                return failures
+    /// Makes each service, concurrently; throws the first failure, kept on each one that failed for the
+    /// message of a later synchronous resolve that finds it not made.
+    private static func prepare(_ services: [Service]) async throws {
+        let failures = await withTaskGroup(of: (Service, (any Error)?).self) { group in
+            for service in services {
+                group.addTask { (service, await service.make(isolation: service.actor)) }
             }
-            func waitsForAnother(_ error: any Error) -> Bool { (error as? ResolutionError)?.isNotYetMade == true }
-            // Another error, or a round that made nothing: what failed cannot be made (yet).
-            if let failure = failures.first(where: { !waitsForAnother($0.error) }) ?? failures.first,
-                !waitsForAnother(failure.error) || failures.count == pending.count
-            {
-                if deferring, waitsForAnother(failure.error) { return failures.map(\.service) }
-                // Kept for the message of a synchronous resolve that finds them not made: for one that
-                // waited for another, why prepare() stopped (what the one it waited for threw, if it threw).
-                Resolution.lock.withLock {
-                    for (service, error) in failures {
-                        service.owner.slots[service.key]?.entry.state.preparationError = error as? ResolutionError
-                    }
-                    for (service, error) in failures where waitsForAnother(error) && !waitsForAnother(failure.error) {
-                        let waited = (error as? ResolutionError).flatMap {
-                            service.owner.lookup($0.key)?.1.entry.state.preparationError
-                        }
-                        service.owner.slots[service.key]?.entry.state.preparationError =
-                            waited?.isNotYetMade == false ? waited : failure.error as? ResolutionError
-                    }
-                }
-                throw failure.error
-            }
-            pending = failures.map(\.service)
+            var failures: [(service: Service, error: any Error)] = []
+            for await case (let service, let error?) in group { failures.append((service, error)) }
+            return failures
         }
-        return []
+        guard let failure = failures.first else { return }
+        Resolution.lock.withLock {
+            for (service, error) in failures {
+                service.owner.slots[service.key]?.entry.state.preparationError = error as? ResolutionError
+            }
+        }
+        throw failure.error
     }
 
     /// The value of `key` (an `AnyBox`), made by an async factory, on an actor, or here; `isolation`
@@ -124,31 +103,52 @@ extension DIContainer {
         if let (optional, wrapped) = optional { return optional.box(try await provideAsync(wrapped)) }
         // The async factory whose code asks, if any: what this resolve would wait for must not wait for it.
         let asking = AsyncMaking.current.get()
+        // What a factory needed and found not made yet, awaited once each before it was asked for again.
+        var awaited: Set<Key> = []
         while true {
-            let step = try Resolution.lock.withLock { () throws(ResolutionError) in
-                try nextAsyncStep(key, asking, caller: isolation)
-            }
-            switch step {
-            case .value(let value):
-                return value
-            case .resolveOn(let actor):
-                // A synchronous `validate()` checking this blocks that actor: it would never come.
-                if let blocked = ValidationProbe.blockedActor.get(), blocked === actor {
-                    throw ResolutionError(reason: .notYetMade(actor: TypeName.of(type(of: actor))), key: key)
+            do {
+                if let value = try await provideAsyncStep(key, asking, caller: isolation) { return value }
+            } catch let failure as ResolutionError where failure.isNotYetMade && failure.key != key {
+                // An async service, or an actor's, that a factory of it needs: awaited first, as prepare() would
+                // (a `New` never is made for a synchronous factory: asked for again, it fails).
+                guard awaited.insert(failure.key).inserted else { throw failure }
+                do {
+                    _ = try await provideAsync(failure.key)
+                } catch let error as ResolutionError {
+                    throw error.reached(through: failure.path.dropLast())
                 }
-                // Made on the actor its factory needs, and handed back like a freshly made value.
-                return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
-            case .wait(let making):
-                await making.wait()
-                // Waiting no more (also when cancelled): the cycle search must not follow this wait.
-                Resolution.lock.withLock {
-                    let wait = Resolution.state.asyncWaits.firstIndex { $0.waiter === asking && $0.target === making }
-                    if let wait { Resolution.state.asyncWaits.remove(at: wait) }
-                }
-                try Task.checkCancellation()
-            case .make(let owner, let slot, let making, let make):
-                return try await owner.runAsyncFactory(making, of: slot, make)
             }
+        }
+    }
+
+    /// One step of ``provideAsync(_:isolation:)``: the value, or `nil` to look again.
+    private func provideAsyncStep(
+        _ key: Key, _ asking: AsyncMaking?, caller isolation: isolated (any Actor)?
+    ) async throws -> AnyBox? {
+        let step = try Resolution.lock.withLock { () throws(ResolutionError) in
+            try nextAsyncStep(key, asking, caller: isolation)
+        }
+        switch step {
+        case .value(let value):
+            return value
+        case .resolveOn(let actor):
+            // A synchronous `validate()` checking this blocks that actor: it would never come.
+            if let blocked = ValidationProbe.blockedActor.get(), blocked === actor {
+                throw ResolutionError(reason: .notYetMade(actor: TypeName.of(type(of: actor))), key: key)
+            }
+            // Made on the actor its factory needs, and handed back like a freshly made value.
+            return try await Self.onActor(actor) { Handoff(try self.provideHere(key, on: actor)) }.value
+        case .wait(let making):
+            await making.wait()
+            // Waiting no more (also when cancelled): the cycle search must not follow this wait.
+            Resolution.lock.withLock {
+                let wait = Resolution.state.asyncWaits.firstIndex { $0.waiter === asking && $0.target === making }
+                if let wait { Resolution.state.asyncWaits.remove(at: wait) }
+            }
+            try Task.checkCancellation()
+            return nil
+        case .make(let owner, let slot, let making, let make):
+            return try await owner.runAsyncFactory(making, of: slot, make)
         }
     }
 

@@ -2,13 +2,15 @@ import DependencyInjection
 import Testing
 
 // Async services that need each other, registered in any order: prepare() makes them in rounds,
-// validate() checks them as prepare() makes them, and when one's factory throws, what needed it
-// says why it was not made.
+// validate() checks them as prepare() makes them, resolveAsync awaits what a synchronous factory
+// needs, and when one's factory throws, what needed it says why it was not made.
 
 private struct ChainConfig: Sendable { let dsn: String }
 private final class ChainPool: Sendable { init(config: ChainConfig) {} }
 private final class ChainReporter: Sendable { init(pool: ChainPool) {} }
 private struct ChainOffline: Error {}
+private final class ChainSession: Sendable {}
+private final class ChainNeedsSession: Sendable { init(session: ChainSession) {} }
 
 @Suite(.timeLimit(.minutes(1))) struct AsyncServicesNeedingEachOtherTests {
     /// The pool's factory comes first and needs the config, made by an async factory after it.
@@ -54,5 +56,35 @@ private struct ChainOffline: Error {}
                     "'ChainPool' is made by an async factory and has not been made yet. prepare() failed to make it:"
                         + " The factory for 'ChainConfig' threw an error: ChainOffline()"), "\(error)")
         }
+    }
+
+    @Test func resolveAsyncAwaitsTheAsyncServicesASynchronousFactoryNeeds() async throws {
+        let box = DIContainer()
+        register(in: box) { ChainConfig(dsn: "a") }
+        // No prepare(): the reporter's synchronous factory needs the pool, which needs the config.
+        _ = try await box.resolveAsync(ChainReporter.self)
+        #expect((try? box.tryResolve(ChainPool.self)) != nil)
+    }
+
+    @Test func resolveAsyncOfWhatNeedsAThrowingAsyncServiceSaysWhatItThrewOnItsPath() async {
+        let box = DIContainer()
+        register(in: box) { throw ChainOffline() }
+        do {
+            _ = try await box.resolveAsync(ChainReporter.self)
+            Issue.record("resolved what needs a factory that throws")
+        } catch {
+            #expect("\(error)".contains("threw an error: ChainOffline()"), "\(error)")
+            #expect((error as? ResolutionError)?.path == ["ChainReporter", "ChainPool", "ChainConfig"], "\(error)")
+        }
+    }
+
+    /// An async `New` is made anew for each resolve: a synchronous factory never gets one, awaited or not.
+    @Test func resolveAsyncOfWhatNeedsAnAsyncNewStillFails() async {
+        let box = DIContainer()
+        box.register {
+            New { _ async in ChainSession() }
+            New(ChainNeedsSession.init)
+        }
+        await #expect(throws: ResolutionError.self) { try await box.resolveAsync(ChainNeedsSession.self) }
     }
 }
