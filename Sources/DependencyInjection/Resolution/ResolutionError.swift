@@ -344,7 +344,10 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
                 "'\($0)' is registered in a parent container, which made it and looked for \(subject) "
                     + "there: a parent never sees its children's registrations."
             },
-            listing(registeredNames.map(\.debugDescription), "").map { "Registered names for '\(typeName)': \($0)." },
+            listing(registeredNames.map(\.debugDescription), "").map {
+                "Registered names for '\(typeName)': \($0)"
+                    + (details.isRegisteredUnnamed ? "; an unnamed '\(typeName)' is registered too." : ".")
+            },
             details.similarName.map { "Did you mean: \($0.debugDescription)?" },
             listing(conformingTypes, "'").map { "Registered types that conform: \($0)." },
             listing(similarTypes, "'").map { "Did you mean: \($0)?" },

@@ -54,6 +54,28 @@ private final class LazyShelfReader: @unchecked Sendable {
             "\(error)")
     }
 
+    /// A misspelt name where the type is registered without a name too: the list of names says so
+    /// (the fix still offers the name the typo is close to).
+    @Test(.timeLimit(.minutes(1))) func theRegisteredNamesSayAnUnnamedOneIsRegisteredToo() throws {
+        let box = DIContainer()
+        box.register {
+            Shared(ConsoleJournal() as Journal)
+            Shared(AuditJournal() as Journal).named("audit")
+        }
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Journal.self, name: "audti") }
+        #expect(
+            error.description.contains(
+                #"Registered names for 'Journal': "audit"; an unnamed 'Journal' is registered too."#),
+            "\(error)")
+        #expect(error.description.contains(#"Did you mean: "audit"?"#), "\(error)")
+        #expect(error.registeredNames == ["audit"])
+        // Registered only under names: the line says nothing more.
+        let named = DIContainer()
+        named.register { Shared(AuditJournal() as Journal).named("audit") }
+        let other = try #require(throws: ResolutionError.self) { try named.tryResolve(Journal.self, name: "audti") }
+        #expect(other.description.contains(#"Registered names for 'Journal': "audit"."#), "\(other)")
+    }
+
     // The hint's request compiles for a type of more than one word.
     @Test func theUnnamedHintOfACompositionCompiles() throws {
         let box = DIContainer()
