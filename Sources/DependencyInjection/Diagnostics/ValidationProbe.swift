@@ -40,9 +40,11 @@ final class ValidationProbe: @unchecked Sendable {
 
     /// How long `validate()` waits for actors and async factories before it lists the rest as unchecked.
     static let actorTimeout = 10
-    /// How to make a factory that cannot unwind checkable.
+    /// How to make a factory that cannot unwind checkable: a closure without a resolver, or one that
+    /// throws, can unwind.
     static let fix =
-        "to check it, write it with try resolve.tryResolve(), or register an initializer (Shared(Type.init))"
+        "to check it, write it with try resolve.tryResolve(), or register an initializer (Shared(Type.init)); "
+        + "a closure that resolves nothing can drop its resolver ({ Type() }, not { _ in Type() }) or add throws"
     /// The actor the synchronous `validate()` checking in this task blocks: an async resolve here
     /// never waits for it (see `DIContainer.provideAsync` and `MainActorHop`).
     static let blockedActor = TaskLocal<(any Actor)?>(wrappedValue: nil)

@@ -63,6 +63,10 @@ private final class EagerLeaf: Sendable {}
 private final class NeverThere: Sendable {}
 private final class TaskStarter: Sendable {}
 private final class RegistersEagerly: Sendable {}
+@MainActor private final class IgnoredResolverModel {
+    let id: String
+    init(id: String) { self.id = id }
+}
 @MainActor private final class PayScreen {
     @Inject var payments: CardPayments
     init() {}
@@ -190,6 +194,24 @@ private final class RegistersEagerly: Sendable {}
         #expect(report.isValid, "\(report)")
         #expect(report.unchecked.map(\.registration) == ["ProfileScreen"])
         #expect(report.unchecked.first?.reason.contains("try resolve.tryResolve()") == true)
+    }
+
+    /// A main-actor closure that ignores its resolver is unchecked with a fix that fits it too: drop
+    /// the resolver, or add throws; both forms are checked.
+    @MainActor @Test func aMainActorClosureIgnoringItsResolverIsToldToDropItOrThrow() {
+        let box = DIContainer()
+        box.register {
+            New { _ in IgnoredResolverModel(id: "ignores") }.named("ignores")
+            New { IgnoredResolverModel(id: "none") }.named("none")
+            New { _ throws in IgnoredResolverModel(id: "throws") }.named("throws")
+        }
+        let report = box.validate()
+        #expect(report.unchecked.map(\.registration) == [#"IgnoredResolverModel (name: "ignores")"#], "\(report)")
+        #expect(
+            report.unchecked.first?.reason.contains(
+                "a closure that resolves nothing can drop its resolver ({ Type() }, not { _ in Type() }) or add throws"
+            ) == true, "\(report)")
+        #expect(report.validCount == 2, "\(report)")
     }
 
     /// An async factory that awaits an async service whose check failed already is a problem too,
