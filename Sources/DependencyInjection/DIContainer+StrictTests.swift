@@ -16,11 +16,15 @@ public struct StrictResolve: Sendable {
     /// The type of each argument the registration's factory takes, as code outside it names it
     /// (`["String", "Int"]`); empty for one that takes none. An override must take them too.
     public let argumentTypes: [String]
+    /// Whether the registration's factory is async (or a global actor's): an override that awaits its
+    /// mock is an async factory too.
+    public let isAsync: Bool
 
     /// Lock held.
     init(_ requested: Key, of entry: Entry, path: [String]) {
         (typeName, name, self.path) = (TypeName.qualified(requested.type), requested.name, path)
         argumentTypes = entry.spec.factory.parameterTypes.map(TypeName.qualified)
+        isAsync = entry.spec.factory.isAsync
         types =
             [ObjectIdentifier(requested.type), ObjectIdentifier(entry.spec.type)]
             + entry.spec.aliases.map { ObjectIdentifier($0.type) }

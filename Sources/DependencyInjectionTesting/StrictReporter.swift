@@ -70,6 +70,12 @@ final class StrictReporter: @unchecked Sendable {
         let mock = "<#mock#> as \(resolve.typeName)"
         let override = parameters.isEmpty ? "New(\(mock))\(named)" : "New { \(closure)in \(mock) }\(named)"
         let mainActorOverride = "New { @MainActor \(closure)in \(mock) }\(named)"
+        // An async factory's mock may need `await` (an actor's async init), which only an async factory
+        // compiles; a `Shared` one is what `prepare()` makes for synchronous resolves too. It takes no arguments.
+        let overrides =
+            resolve.isAsync
+            ? "Shared { _ async in \(mock) }\(named)"
+            : "\(override), or \(mainActorOverride) for a main-actor mock"
         // `(Reader & Writer).self`: a type of more than one word is parenthesized to compile.
         let type = resolve.typeName.contains(" ") ? "(\(resolve.typeName))" : resolve.typeName
         let allow =
@@ -77,8 +83,7 @@ final class StrictReporter: @unchecked Sendable {
             ? "allow it: .dependencies(.strict(allowing: \(type).self))"
             : "register its production form there to allow it"
         lines.append(
-            "To fix, override it in the test's dependencies (\(override), or \(mainActorOverride) for a main-actor "
-                + "mock), or, for a harmless service (a clock, a logger), "
+            "To fix, override it in the test's dependencies (\(overrides)), or, for a harmless service (a clock, a logger), "
                 + "\(allow).")
         return lines.joined(separator: "\n")
     }
