@@ -567,10 +567,14 @@ extension DIContainer {
     /// Forgets every registration and instance of ``current``.
     ///
     /// For ``shared`` (and copies of it), `registerDependencies()` runs again before the next
-    /// registration or resolution.
+    /// registration or resolution. What ``prepare()-swift.type.method`` made goes too: call it again.
     public static func reset() { current.reset() }
 
     /// Drops the cached `Shared`, `Weak` and `Scoped` instances of ``current``; keeps the registrations.
+    ///
+    /// What ``prepare()-swift.type.method`` made (async and actor-isolated `Shared` services) goes
+    /// too: a synchronous resolve of it is ``ResolutionError/Reason/notYetMade(actor:)`` until
+    /// `try await DIContainer.prepare()` runs again.
     public static func releaseInstances() { current.releaseInstances() }
 
     /// Removes the registration of `type` (with `name`) from ``current``; `true` when there was one.
@@ -606,7 +610,8 @@ extension DIContainer {
     }
 
     /// Drops cached `Shared`, `Weak` and `Scoped` instances; keeps the registrations. In a
-    /// `withOverrides` copy of a child container, also those of its parents' copies.
+    /// `withOverrides` copy of a child container, also those of its parents' copies. What
+    /// ``prepare()-swift.method`` made goes too: call it again before a synchronous resolve of it.
     public func releaseInstances() { mutate("releaseInstances") { instanceOwners.flatMap { $0.releasedInstances() } } }
 
     /// Its instances (only those of `scope`, if one is given), dropped (to be released once the lock

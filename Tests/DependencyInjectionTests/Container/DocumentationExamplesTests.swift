@@ -134,6 +134,7 @@ extension DocumentationExamples {
 
         final class Chicken { init(egg: Egg) {} }
         final class Egg { init(chicken: Chicken) {} }
+        final class RemotePool: Sendable {}
 
         @Test func lifetimesBehaveAsDescribed() throws {
             try DIContainer().activate {
@@ -218,6 +219,19 @@ extension DocumentationExamples {
                 DIContainer.reset()  // nothing is registered any more
                 #expect(DIContainer.resolve(Router?.self) == nil)
             }
+        }
+
+        /// "Releasing and forgetting": what `prepare()` made goes too; `prepare()` makes it again.
+        @Test func releaseInstancesDropsWhatPrepareMadeUntilItRunsAgain() async throws {
+            let box = DIContainer()
+            box.register { Shared { _ async in RemotePool() } }
+            try await box.prepare()
+            let before = box.resolve(RemotePool.self)
+            box.releaseInstances()
+            let error = try #require(throws: ResolutionError.self) { try box.tryResolve(RemotePool.self) }
+            #expect(error.reason == .notYetMade(actor: nil), "\(error)")
+            try await box.prepare()
+            #expect(box.resolve(RemotePool.self) !== before)
         }
     }
 
