@@ -192,6 +192,15 @@ private final class AsyncMadeGraphBook: Sendable { init(graph: AsyncMadeGraph) {
     }
 }
 private struct AdviceSettings: Sendable {}
+private struct AdviceRemoteSettings: Sendable {}
+
+/// Registers in nonisolated code: the async factory runs off the main actor.
+private func registerRemoteSettings(in box: DIContainer) {
+    box.register { Shared { _ async in AdviceRemoteSettings() } }
+}
+
+/// The synchronous form, on the main actor it blocks.
+@MainActor private func validateBlockingTheMainActor(_ box: DIContainer) -> ValidationReport { box.validate() }
 
 @Suite(.timeLimit(.minutes(1))) struct SynchronousValidateAdviceTests {
     // In main.swift's top-level code, `await DIContainer.validate()` picks the synchronous form (Swift
@@ -203,6 +212,18 @@ private struct AdviceSettings: Sendable {}
         let report = box.validate()
         let unchecked = try #require(report.unchecked.first, "\(report)")
         #expect(unchecked.reason.contains("await Task { await DIContainer.validate() }.value"), "\(report)")
+    }
+
+    // A nonisolated async factory runs off the main actor, but an await in it may hop to the main actor
+    // (a `@MainActor` call), which the synchronous validate() on the main thread blocks: it is not
+    // checked there (Diagnostics, "from the synchronous form on the main actor"); await validate() checks it.
+    @MainActor @Test func aNonisolatedAsyncFactoryIsCheckedOnlyByTheAsyncFormOnTheMainActor() async throws {
+        let box = DIContainer()
+        registerRemoteSettings(in: box)
+        let report = validateBlockingTheMainActor(box)
+        let unchecked = try #require(report.unchecked.first, "\(report)")
+        #expect(unchecked.reason.hasPrefix("it may need the main actor, which this synchronous validate() is blocking"))
+        #expect(await box.validate().validCount == 1)
     }
 
     // The fix keeps the registration's lifetime: a `Scoped` service rewritten as a `Shared` one
