@@ -98,10 +98,16 @@ extension DIContainer {
                 // they fail, probed (and not reported) too, so that what this container's factories
                 // need of them fails at once.
                 for (container, itsCopy) in zip(lineage, copy.lineage) {
-                    for entry in container.rootEntries where container === self || !entry.spec.factory.canUnwind {
-                        // Each as its value needs: on the actor of its factory, else of a decorator or an action.
+                    for entry in container.rootEntries {
+                        // Each as its value needs: on the actor of its factory, else of a decorator or an action;
+                        // where it can park, if any of them cannot unwind.
                         var spec = entry.spec
                         spec.factory.isolation = container.isolation(of: entry)
+                        let type = ObjectIdentifier(spec.type)
+                        spec.factory.canUnwind =
+                            spec.factory.canUnwind && spec.onResolve.allSatisfy(\.canUnwind)
+                            && !container.registry.value.decorators.contains { $0.type == type && !$0.canUnwind }
+                        guard container === self || !spec.factory.canUnwind else { continue }
                         items.append((spec, copies[ObjectIdentifier(entry)], container.servedKeys(of: entry), itsCopy))
                     }
                 }

@@ -45,6 +45,10 @@ final class ValidationProbe: @unchecked Sendable {
     static let fix =
         "to check it, write it with try resolve.tryResolve(), or register an initializer (Shared(Type.init)); "
         + "a closure that resolves nothing can drop its resolver ({ Type() }, not { _ in Type() }) or add throws"
+    /// How to make a decorator or an action that cannot unwind checkable.
+    static let actionFix =
+        "to check it, write its resolves with try resolve.tryResolve(), and add throws to one that resolves nothing "
+        + "({ value, _ throws in … })"
     /// The actor the synchronous `validate()` checking in this task blocks: an async resolve here
     /// never waits for it (see `DIContainer.provideAsync` and `MainActorHop`).
     static let blockedActor = TaskLocal<(any Actor)?>(wrappedValue: nil)
@@ -124,9 +128,12 @@ final class ValidationProbe: @unchecked Sendable {
                 outcomes[index] = .unchecked(
                     "it needs arguments \(Factory.describeArguments(factory.argumentType)) (\(place))")
             } else if factory.isolation.actor != nil, !factory.canUnwind {
+                // Its factory, else a decorator or an action of it (see `DIContainer.validate(blocking:cancellation:)`).
+                let isFactory = items[index].entry?.spec.factory.canUnwind == false
                 outcomes[index] = .unchecked(
-                    "it takes a resolver, does not throw and runs on \(factory.isolation.actorName!), where a failing "
-                        + "resolve() can only trap (\(place)); " + Self.fix)
+                    "\(isFactory ? "it" : "a Decorate or onResolve action of it") takes a resolver, does not throw and "
+                        + "runs on \(factory.isolation.actorName!), where a failing resolve() can only trap (\(place)); "
+                        + (isFactory ? Self.fix : Self.actionFix))
             } else if let blocked = blocking.actor,
                 factory.isolation.actor === blocked
                     || blocking.isMainActor && factory.isolation.isNone && (factory.isAsync || factory.canUnwind)
@@ -248,7 +255,7 @@ final class ValidationProbe: @unchecked Sendable {
     private func probePending() {
         while Resolution.lock.withLock({ () -> Bool in
             guard let index = pending.first else { return false }
-            if !uncheckedPastParkLimit(index, parks: items[index].entry?.spec.factory.canUnwind == false) {
+            if !uncheckedPastParkLimit(index, parks: !items[index].spec.factory.canUnwind) {
                 Resolution.state.probe = self
                 defer { Resolution.state.probe = nil }
                 check(index)

@@ -26,14 +26,15 @@ public struct Decorate<Value>: @unchecked Sendable {
     /// Like a factory, `decorate` keeps the isolation of the code it is written in: written in
     /// main-actor code, it runs only on the main actor, and decorating a value made elsewhere is a
     /// ``ResolutionError`` instead.
-    public init(
-        _ type: Value.Type, _ decorate: @escaping (Value, Resolver) throws -> Value,
+    public init<Failure: Error>(
+        _ type: Value.Type, _ decorate: @escaping (Value, Resolver) throws(Failure) -> Value,
         fileID: String = #fileID, line: Int = #line, column: Int = #column,
         isolation: isolated (any Actor)? = #isolation
     ) {
         let site = "\(fileID):\(line):\(column)"
-        decorator = Decorator(valueType: Value.self, site: site, isolation: .init(isolation)) {
-            resolver, made in
+        decorator = Decorator(
+            valueType: Value.self, site: site, isolation: .init(isolation), canUnwind: Failure.self != Never.self
+        ) { resolver, made in
             // The values of a registration of `Value` are `Value`s (see `Factory`).
             AnyBox.holding(try decorate(made.value(as: Value.self), resolver))
         }
@@ -42,13 +43,15 @@ public struct Decorate<Value>: @unchecked Sendable {
     /// Decorates every `Value` the container makes with a `@MainActor` closure, which runs only on
     /// the main actor (decorators of main-actor services, written in any code).
     ///
-    ///     Decorate(APIClient.self) { @MainActor client, resolve in LoggingAPIClient(client, logger: resolve()) }
-    public init(
-        _ type: Value.Type, _ decorate: @escaping @MainActor (Value, Resolver) throws -> Value,
+    ///     Decorate(APIClient.self) { @MainActor client, resolve in try LoggingAPIClient(client, logger: resolve.tryResolve()) }
+    public init<Failure: Error>(
+        _ type: Value.Type, _ decorate: @escaping @MainActor (Value, Resolver) throws(Failure) -> Value,
         fileID: String = #fileID, line: Int = #line, column: Int = #column
     ) {
         let site = "\(fileID):\(line):\(column)"
-        decorator = Decorator(valueType: Value.self, site: site, isolation: .mainActor) { resolver, made in
+        decorator = Decorator(
+            valueType: Value.self, site: site, isolation: .mainActor, canUnwind: Failure.self != Never.self
+        ) { resolver, made in
             // `keepMade` runs it only on the main actor.
             AnyBox.holding(try onMainActor((made.value(as: Value.self), resolver)) { try decorate($0.0, $0.1) })
         }
@@ -72,5 +75,7 @@ struct Decorator {
     }
     /// The actor its closure needs, if any: it runs only there.
     let isolation: Factory.Isolation
+    /// `false` for a closure that does not throw: a failing `resolve()` in it can only trap (see `Factory`).
+    let canUnwind: Bool
     let decorate: (Resolver, AnyBox) throws -> AnyBox
 }

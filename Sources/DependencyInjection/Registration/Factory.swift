@@ -69,8 +69,9 @@ struct Factory: @unchecked Sendable {
     var isolation: Isolation
     let make: Make
     /// `false` for a closure that takes a resolver and does not throw: a failing `resolve()` in it
-    /// can only trap, so `validate()` runs it only where it can park the thread.
-    let canUnwind: Bool
+    /// can only trap, so `validate()` runs it only where it can park the thread (`validate()` sets it
+    /// `false` too for a registration with a decorator or an action that cannot unwind).
+    var canUnwind: Bool
     /// A synchronous closure of a global actor (`{ @DatabaseActor in Database() }`), made by
     /// awaiting it: `prepare()` makes these first, so that async factories may `resolve()` them.
     var isActorClosure = false

@@ -256,11 +256,14 @@ public struct Registration<Value, Scope: DependencyLifetime>: @unchecked Sendabl
     /// Like a factory, `action` keeps the isolation of the code it is written in: written in
     /// main-actor code, it runs only on the main actor, and the value it gets is then handed out
     /// off the main actor only if it is `Sendable`.
-    public func onResolve(
-        _ action: @escaping (Value, Resolver) throws -> Void, isolation: isolated (any Actor)? = #isolation
+    public func onResolve<Failure: Error>(
+        _ action: @escaping (Value, Resolver) throws(Failure) -> Void, isolation: isolated (any Actor)? = #isolation
     ) -> Self {
         // Every value of this registration is a `Value` (see `Factory`).
-        changing { $0.onResolve.append((.init(isolation), { try action($0.value(as: Value.self), $1) })) }
+        changing {
+            $0.onResolve.append(
+                (.init(isolation), Failure.self != Never.self, { try action($0.value(as: Value.self), $1) }))
+        }
     }
 
     /// A copy with `change` applied to its spec (a new entry: one is never changed once made).
@@ -449,8 +452,9 @@ struct RegistrationSpec {
 final class RegistrationExtras {
     let scope: DIScope?
     let onResolve: [Action]
-    /// An `onResolve` action, with the actor its code needs, if any (it runs only there).
-    typealias Action = (isolation: Factory.Isolation, run: (AnyBox, Resolver) throws -> Void)
+    /// An `onResolve` action, with the actor its code needs, if any (it runs only there), and whether
+    /// it throws (see `Factory.canUnwind`).
+    typealias Action = (isolation: Factory.Isolation, canUnwind: Bool, run: (AnyBox, Resolver) throws -> Void)
 
     init(scope: DIScope?, onResolve: [Action]) { (self.scope, self.onResolve) = (scope, onResolve) }
 }
