@@ -51,7 +51,7 @@ extension DIContainer {
     /// `Graph`, or a `Scoped` one), isolation conflicts (a service made on any thread
     /// that needs a main-actor or global-actor service it cannot get there) and the same type and
     /// name registered twice in one `register` call or `Module`, without touching this container's
-    /// instances: every factory runs once, in an isolated copy (fresh instances, the same
+    /// instances: every factory runs once (again once what it needed is made, as in `prepare()`), in an isolated copy (fresh instances, the same
     /// registrations). It judges as the app runs after ``prepare()-swift.method``: async and
     /// actor-isolated services are made first (or taken as this container made them), main-actor
     /// factories run on the main actor, global-actor ones on their actor, async ones are awaited.
@@ -99,6 +99,8 @@ extension DIContainer {
                 // need of them fails at once.
                 for (container, itsCopy) in zip(lineage, copy.lineage) {
                     for entry in container.rootEntries {
+                        // An ancestor's: what prepare() makes, made first for this container's checks too.
+                        let isMadeFirst = container !== self && entry.needsPreparing
                         // Each as its value needs: on the actor of its factory, else of a decorator or an action;
                         // where it can park, if any of them cannot unwind.
                         var spec = entry.spec
@@ -107,7 +109,7 @@ extension DIContainer {
                         spec.factory.canUnwind =
                             spec.factory.canUnwind && spec.onResolve.allSatisfy(\.canUnwind)
                             && !container.registry.value.decorators.contains { $0.type == type && !$0.canUnwind }
-                        guard container === self || !spec.factory.canUnwind else { continue }
+                        guard container === self || isMadeFirst || !spec.factory.canUnwind else { continue }
                         items.append((spec, copies[ObjectIdentifier(entry)], container.servedKeys(of: entry), itsCopy))
                     }
                 }
@@ -128,7 +130,10 @@ extension DIContainer {
                 // actor; where its probe resolved (on the actor) it is not valid either, and where it was not
                 // checked (a synchronous validate() blocking the actor it needs) it is a problem all the same.
                 let conflicted = Set(wiring.filter { $0.error.reason.isIsolationConflict }.map(\.error.key))
-                return (wiring, conflicted, madeFirst(for: entries.filter { !conflicted.contains($0.key) }))
+                let resolved = zip(entries, outcomes).filter { entry, outcome in
+                    if case .resolved? = outcome { !conflicted.contains(entry.key) } else { false }
+                }
+                return (wiring, conflicted, madeFirst(for: resolved.map(\.0)))
             }
             var problems = duplicates.map { ValidationReport.Problem(registration: $0.key.displayName, error: $0) }
             var unchecked: [ValidationReport.Unchecked] = []
@@ -157,26 +162,32 @@ extension DIContainer {
         }
     }
 
-    /// The `Shared` services `prepare()` makes first that a synchronous factory of `entries` needs from
-    /// another actor or from an async factory, with what makes them so: checked as the app runs after
-    /// `prepare()`, what needs them fails before it. Lock held.
+    /// The services `prepare()` makes first, not made yet, that a synchronous factory of `entries` (those
+    /// whose check resolved), or one not made yet that it needs, needs from an async factory or another
+    /// actor, with what makes them so: checked as the app runs after `prepare()`, what needs them fails
+    /// before it. Lock held.
     private func madeFirst(for entries: [Entry]) -> [(registration: String, madeBy: String)] {
         var found: [(registration: String, madeBy: String)] = []
-        for entry in entries where !entry.spec.factory.isAsync {
-            let mine = isolation(of: entry).actorName
-            for key in entry.state.dependencies {
-                // Not one this container made already (prepare() ran).
-                guard let (owner, slot) = lookup(key), slot.entry.spec.lifetime == .shared,
-                    slot.entry.state.shared == nil
-                else { continue }
-                let theirs = owner.isolation(of: slot.entry).actorName
+        var followed: Set<ObjectIdentifier> = []
+        func follow(_ dependent: Entry, mine: String?) {
+            guard followed.insert(ObjectIdentifier(dependent)).inserted else { return }
+            for key in dependent.state.dependencies {
+                guard let slot = lookup(key)?.1 else { continue }
                 let factory = slot.entry.spec.factory
-                // A global actor's synchronous closure is made by awaiting it too; its actor says why.
-                let why: String? = factory.isAsync && !factory.isActorClosure ? "async" : theirs == mine ? nil : theirs
-                guard let why, !found.contains(where: { $0.registration == key.displayName }) else { continue }
+                guard slot.entry.needsPreparing else {
+                    if !factory.isAsync, slot.entry.kept == nil { follow(slot.entry, mine: mine) }
+                    continue
+                }
+                // A global actor's synchronous closure is made only by awaiting it, on its actor too.
+                let theirs = factory.isolation.actorName
+                let why = factory.isActorClosure ? theirs : factory.isAsync ? "async" : theirs == mine ? nil : theirs
+                guard let why, slot.entry.state.shared == nil,
+                    !found.contains(where: { $0.registration == key.displayName })
+                else { continue }
                 found.append((key.displayName, why))
             }
         }
+        for entry in entries where !entry.spec.factory.isAsync { follow(entry, mine: isolation(of: entry).actorName) }
         return found
     }
 

@@ -206,14 +206,18 @@ final class ValidationProbe: @unchecked Sendable {
     /// context) is listed as not checked too: its wiring may well be right. Lock held.
     private func uncheckWhatNeedsTheUnchecked() {
         for index in outcomes.indices {
-            guard case .failed(let error)? = outcomes[index],
-                let needed = items.indices.first(where: { items[$0].keys.contains(error.key) })
-            else { continue }
-            let isUnchecked = if case .unchecked? = outcomes[needed] { true } else { false }
-            let isBlocked = blocking.actor != nil && items[needed].spec.factory.isolation.actor === blocking.actor
+            guard case .failed(let error)? = outcomes[index] else { continue }
+            // (An ancestor's registration is not always one of the items.)
+            let needed = items.indices.first { items[$0].keys.contains(error.key) }
+            let isUnchecked = if let needed, case .unchecked? = outcomes[needed] { true } else { false }
+            let isBlocked =
+                blocking.actor != nil
+                && needed.map { items[$0].spec.factory.isolation.actor === blocking.actor } == true
             let isKeptWithArguments =
-                if case .argumentMismatch(_, "no arguments") = error.reason {
-                    items[needed].spec.factory.takesArguments && ![.new, .graph].contains(items[needed].spec.lifetime)
+                if case .argumentMismatch(_, "no arguments") = error.reason, let entry = copy.lookup(error.key)?.1.entry
+                {
+                    // Not a `New` or `Graph` (a `Shared` in the copy, marked made with arguments nowhere else).
+                    entry.spec.factory.takesArguments && entry.state.madeWithArguments == nil
                 } else { false }
             guard error.waitsForAnActor ? isUnchecked || isBlocked : isKeptWithArguments else { continue }
             let place = "registered at \(items[index].spec.place)"

@@ -108,9 +108,12 @@ extension DIContainer {
         while true {
             do {
                 if let value = try await provideAsyncStep(key, asking, caller: isolation) { return value }
-            } catch let failure as ResolutionError where failure.isNotYetMade && failure.key != key {
+            } catch let failure as ResolutionError
+                where failure.isNotYetMade && failure.key != key && failure.details.declaration == nil
+            {
                 // An async service, or an actor's, that a factory of it needs: awaited first, as prepare() would
-                // (a `New` never is made for a synchronous factory: asked for again, it fails).
+                // (a `New` never is made for a synchronous factory: asked for again, it fails). Not for a
+                // property wrapper, which traps in the app (`validate()` only reports it).
                 guard awaited.insert(failure.key).inserted else { throw failure }
                 do {
                     _ = try await provideAsync(failure.key)
