@@ -431,7 +431,9 @@ extension DIContainer {
         if let alias = slot.alias,
             registry.value.decorators.contains(where: { $0.type == ObjectIdentifier(alias.type) })
         {
-            throw error(.decoratedAlias(implementation: TypeName.of(slot.entry.spec.type)), for: requested)
+            throw error(.decoratedAlias(implementation: TypeName.of(slot.entry.spec.type)), for: requested).with {
+                $0.isMainActorFactory = slot.entry.spec.factory.isolation.isMainActor
+            }
         }
         return try instance(of: slot.entry, as: slot.alias, requested: requested, arguments, origin: origin)
     }

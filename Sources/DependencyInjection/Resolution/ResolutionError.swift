@@ -123,6 +123,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var isWrapperRequest = false
         /// A cycle that such a wrapper's owner is on: making the wrapper lazy breaks it.
         var isWrapperCycle = false
+        /// For a decorated alias: its factory is main-actor code, which a fix writes as such.
+        var isMainActorFactory = false
         /// A `Decorate` of the type, which its container does not register: it never runs.
         var decoratesNothing = false
         /// For ``Reason/factoryFailed``: what threw.
@@ -497,7 +499,11 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         case .argumentInferredAsMetatype:
             "write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
         case .decoratedAlias(let implementation):
-            "register it as the decorated type, Shared(\(implementation)(…) as \(sourceName))\(named) (each of its other types then gets an instance of its own)."
+            "register it as the decorated type, Shared"
+                + (details.isMainActorFactory
+                    ? " { @MainActor in \(implementation)(…) as \(sourceName) }"
+                    : "(\(implementation)(…) as \(sourceName))")
+                + "\(named) (each of its other types then gets an instance of its own)."
         case .lifetimeMismatch:
             "give the dependency a lifetime at least as long, make the registration as short-lived, "
                 + "or resolve the dependency where it is used instead of keeping it."

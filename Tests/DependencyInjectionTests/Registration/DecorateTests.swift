@@ -145,6 +145,18 @@ private final class AsyncEngine: Sendable {}
         #expect(try box.tryResolve(StripeBilling.self).log == ["stripe"])
     }
 
+    /// A main-actor implementation is made in main-actor code only: `Shared(Impl(…) as P)` in nonisolated
+    /// code (a module) does not compile, so the fix gives the `@MainActor` closure.
+    @Test func theFixOfADecoratedAliasOfAMainActorFactoryIsAMainActorClosure() async throws {
+        let box = DIContainer()
+        await registerMainActorBillingDecorated(in: box)
+        let error = try #require(throws: ResolutionError.self) { try box.tryResolve(Billing.self) }
+        #expect(
+            error.description.contains(
+                "register it as the decorated type, Shared { @MainActor in MainActorBilling(…) as Billing }"),
+            "\(error)")
+    }
+
     @Test func aFailingDecoratorFailsTheResolutionAndKeepsNothing() throws {
         struct Declined: Error {}
         let box = DIContainer()
@@ -289,5 +301,17 @@ private final class DecoratedCounter {
             for _ in 0..<2 { Decorate(DecoratedCounter.self) { counter, _ in DecoratedCounter(counter.value * 10) } }
         }
         #expect(box.resolve(DecoratedCounter.self).value == 100)
+    }
+}
+
+@MainActor private final class MainActorBilling: Billing {
+    nonisolated var log: [String] { ["main"] }
+    init() {}
+}
+
+@MainActor private func registerMainActorBillingDecorated(in box: DIContainer) {
+    box.register {
+        Shared(MainActorBilling.init, as: Billing.self)
+        Decorate(Billing.self) { @MainActor payments, _ throws in payments }
     }
 }
