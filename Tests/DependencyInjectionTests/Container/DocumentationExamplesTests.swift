@@ -350,6 +350,17 @@ extension DocumentationExamples {
         final class Engine { init() {} }
         struct Offline: Error {}
 
+        /// The whole-graph test's first expectation: a container with nothing registered (a test target
+        /// that does not link the target declaring `DependencyRegistering`) is valid, and resolves nothing.
+        @Test func theWholeGraphTestNeedsSomethingResolvedAsAnEmptyContainerIsValid() async {
+            let report = await DIContainer().validate()
+            #expect(report.isValid && report.validCount == 0, "\(report)")
+            let registered = DIContainer()
+            registered.register { Shared(Engine.init) }
+            let checked = await registered.validate()
+            #expect(checked.validCount > 0 && checked.isValid, "\(checked)")
+        }
+
         @Test func diagnosticsBehaveAsDescribed() throws {
             try DIContainer().activate {
                 DIContainer.register {
