@@ -520,7 +520,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "isolate the registration's factory to the dependency's actor (\(isolatedForm)), make "
                 + "the dependency a Sendable Shared (prepare() makes it), or resolve it with try await resolveAsync."
         case .duplicateRegistration:
-            "remove one of them, or tell them apart with .named(\"…\")."
+            "remove one of them, tell them apart with .named(\"…\"), or, to override one, register the override "
+                + "in a later register call."
         case .scopeRunRequired(let scope):
             "resolve it inside a run: \(details.containerSpelling).withScope(.\(scope)) { … } (a task started in the run "
                 + "resolves it before the run returns), or give it an ordinary scope: DIScope(\"\(scope)\")."

@@ -21,6 +21,10 @@ private struct LiveUndecoratedClient: UndecoratedClient {}
 
 private final class DecoratedInItsParent: Sendable {}
 
+private protocol OverriddenStore {}
+private final class OverriddenDefaultStore: OverriddenStore {}
+private final class OverridingFeatureStore: OverriddenStore {}
+
 @Suite(.timeLimit(.minutes(1))) struct WiringProblemTests {
     @Test func aSharedKeepingAGraphThroughANewIsALifetimeMismatch() async throws {
         let box = DIContainer()
@@ -116,6 +120,28 @@ private final class DecoratedInItsParent: Sendable {}
         #expect(
             duplicate.error.description.contains("'Store' (Shared, DependencyInjectionTests/WiringProblemTests.swift:"))
         #expect(duplicate.error.description.contains("'Store' (New, "))
+    }
+
+    /// A feature overriding a core default in the same register call is told the third fix, which holds:
+    /// the override in a later register call replaces the default and is no duplicate.
+    @Test func aDuplicateSaysAnOverrideGoesInALaterRegisterCall() throws {
+        let core = Module { Shared(OverriddenDefaultStore() as OverriddenStore) }
+        let feature = Module { Shared(OverridingFeatureStore() as OverriddenStore) }
+        let together = DIContainer()
+        together.register {
+            core
+            feature
+        }
+        let duplicate = try #require(together.validate().problems.first)
+        #expect(
+            duplicate.error.description.hasSuffix(
+                "To fix, remove one of them, tell them apart with .named(\"…\"), or, to override one, register "
+                    + "the override in a later register call."), "\(duplicate)")
+        let apart = DIContainer()
+        apart.register { core }
+        apart.register { feature }
+        #expect(apart.validate().isValid)
+        #expect(apart.resolve(OverriddenStore.self) is OverridingFeatureStore)
     }
 
     @Test func aModuleIncludedTwiceAndSeparateRegisterCallsAreNoDuplicates() {
