@@ -360,7 +360,9 @@ extension DIContainer {
                 swap(&entries, &Resolution.state.spareEntries)
             }
             for entry in entries {
-                guard let problem = RegistrationSpec.problem(of: entry) else { continue }
+                // Where it was written: a module's line, not the register call's, which the trap names.
+                guard let problem = RegistrationSpec.problem(of: entry)?.with({ $0.registeredAt = entry.spec.place })
+                else { continue }
                 // Released once the lock is let go: their closures may hold the last reference to
                 // something of the user's (as may the entries a registration replaces, below).
                 Resolution.lock.releaseAfterUnlock(entries)

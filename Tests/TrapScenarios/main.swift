@@ -253,13 +253,16 @@ let scenarios: [String: () -> Void] = [
     },
     "aliasNotConforming": {
         let box = DIContainer()
-        announce(expected: thrown { try box.tryRegister(Shared(Engine(), as: Router.self)) })
-        box.register(Shared(Engine(), as: Router.self))
+        // One registration, so that both messages name the line it was written on.
+        let registration = Module(Shared(Engine(), as: Router.self))
+        announce(expected: thrown { try box.tryRegister(registration) })
+        box.register(registration)
     },
     "optionalRegistration": {
         let box = DIContainer()
-        announce(expected: thrown { try box.tryRegister(Shared(Engine?.none)) })
-        box.register(Shared(Engine?.none))
+        let registration = Module(Shared(Engine?.none))
+        announce(expected: thrown { try box.tryRegister(registration) })
+        box.register(registration)
     },
     "weakValueType": {
         let box = DIContainer()

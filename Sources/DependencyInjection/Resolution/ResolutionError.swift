@@ -119,6 +119,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var existentialArgument: (given: String, expected: String)?
         /// The property wrapper whose resolve failed, as `file:line` of its declaration.
         var declaration: String?
+        /// For a registration refused when registered: where it was written, as `fileID:line`.
+        var registeredAt: String?
         /// That wrapper asked for the key of this error itself: a fix of its name goes in the wrapper.
         var isWrapperRequest = false
         /// A cycle that such a wrapper's owner is on: making the wrapper lazy breaks it.
@@ -185,7 +187,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     public var description: String {
         let pathLine = path.count > 1 ? ["Resolution path: \(Self.abbreviated(path).joined(separator: " -> "))"] : []
         let declarationLine = details.declaration.map { ["Property wrapper declared at \($0)."] } ?? []
-        return ([headline] + pathLine + declarationLine + detailLines + ["To fix, " + hint]).joined(separator: "\n")
+        let placeLine = details.registeredAt.map { ["Registered at \($0)."] } ?? []
+        return ([headline] + pathLine + declarationLine + placeLine + detailLines + ["To fix, " + hint])
+            .joined(separator: "\n")
     }
 
     /// A long path with its middle left out: the start and the end say where it went wrong.

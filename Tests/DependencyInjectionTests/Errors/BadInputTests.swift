@@ -39,6 +39,16 @@ private struct Snapshot: Equatable {
     }
 }
 
+// Internal: an alias to a private protocol is checked only when resolved.
+protocol RefusedAliasFlushable {}
+private final class RefusedAliasLogger {}
+/// A feature's module whose second line lists an `as:` type its instance does not conform to.
+private let moduleWithARefusedAliasLine = #line + 3
+private let moduleWithARefusedAlias = Module {
+    Shared(PostgresStore() as Store)
+    Shared(RefusedAliasLogger(), as: RefusedAliasFlushable.self)
+}
+
 /// A container with an `Engine` and a `RouterImpl` (registered as itself only).
 private func makeContainer() -> DIContainer {
     let container = DIContainer()
@@ -162,6 +172,7 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
     func aliasThatTheInstanceDoesNotConformToIsRefusedAndNothingIsRegistered(throughStaticAPI: Bool) throws {
         let container = makeContainer()
         let before = Snapshot(container)
+        let refusedLine = #line + 4
         let registration = Module {
             Shared(MockRouter() as Router)
             Shared(Engine.init)  // would replace the Engine that `before` holds
@@ -180,11 +191,31 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
         #expect(
             error.description == """
                 'Engine' does not conform to 'Router', so it cannot be registered as 'Router'.
+                Registered at DependencyInjectionTests/BadInputTests.swift:\(refusedLine).
                 To fix, make 'Engine' conform to 'Router', or remove 'Router.self' from `as:`.
                 """)
         // Not even the valid registrations before it were installed, and Engine was not replaced.
         #expect(Snapshot(container) == before)
         #expect((try? container.tryResolve(Router.self)) == nil)
+    }
+
+    /// A module's refused registration is named by its own line, not by the register call that
+    /// brought the module in (the line a trap names), so that one of several modules is found.
+    @Test func aRefusedRegistrationInAModuleNamesTheLineItWasWrittenOn() throws {
+        let container = DIContainer()
+        let error = try #require(
+            failure {
+                try container.tryRegister {
+                    Shared(Engine.init)
+                    moduleWithARefusedAlias
+                }
+            })
+        #expect(error.reason == .aliasNotConforming(implementation: "RefusedAliasLogger"), "\(error)")
+        #expect(
+            error.description.contains(
+                "\nRegistered at DependencyInjectionTests/BadInputTests.swift:\(moduleWithARefusedAliasLine).\n"),
+            "\(error)")
+        #expect(container.registrations.isEmpty)
     }
 
     /// An `eager()` registration whose factory takes arguments cannot be made by the register call:
@@ -207,11 +238,12 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
     @Test func aScopedRegistrationWithoutAScopeIsRefusedWithTheFix() throws {
         let container = makeContainer()
         let before = Snapshot(container)
-        let error = try #require(failure { try container.tryRegister(Scoped { Engine() }) })
+        let (error, line) = (try #require(failure { try container.tryRegister(Scoped { Engine() }) }), #line)
         #expect(error.reason == .scopeMissing)
         #expect(
             error.description == """
                 'Engine' is registered as Scoped without a scope, so it would be kept like a Shared service.
+                Registered at DependencyInjectionTests/BadInputTests.swift:\(line).
                 To fix, write its scope first, Scoped(.session) { … } (extension DIScope { static let session = DIScope("session") }), or register it as Shared.
                 """)
         #expect(Snapshot(container) == before)
@@ -220,11 +252,12 @@ private func failure(_ body: () throws -> Void) -> ResolutionError? {
     @Test func registeringAnOptionalTypeIsRefused() throws {
         let container = makeContainer()
         let before = Snapshot(container)
-        let error = try #require(failure { try container.tryRegister(Shared(Engine() as Engine?)) })
+        let (error, line) = (try #require(failure { try container.tryRegister(Shared(Engine() as Engine?)) }), #line)
         #expect(error.reason == .optionalRegistration)
         #expect(
             error.description == """
                 'Optional<Engine>' is an Optional type and cannot be registered.
+                Registered at DependencyInjectionTests/BadInputTests.swift:\(line).
                 To fix, register the wrapped type; resolving the Optional then gives nil while nothing is registered.
                 """)
         #expect(Snapshot(container) == before)

@@ -165,7 +165,7 @@ struct TrapScenario: Sendable, CustomTestStringConvertible {
     /// `resolve()` call, or a property wrapper's declaration.
     @Test(arguments: [
         ("missingRegistration", "_ = box.resolve(Router.self)"),
-        ("aliasNotConforming", "box.register(Shared(Engine(), as: Router.self))"),
+        ("aliasNotConforming", "box.register(registration)"),
         ("missingNestedDependencyInPlainFactory", "RouterImpl(config: resolve())"),
         ("injectMissing", "@Inject var router: Router"),
         ("lazyInjectMissing", "@LazyInject var router: Router"),

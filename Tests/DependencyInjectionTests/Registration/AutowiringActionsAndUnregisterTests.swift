@@ -156,6 +156,7 @@ struct AutowiringTests {
         let box = DIContainer()
         let makeDog: () -> Puppy = { Puppy() }
         // A closure that returns the function: the service is the function type itself.
+        let line = #line + 1  // #require's line: a macro's closure is placed where it starts
         let error = try #require(throws: ResolutionError.self) {
             try box.tryRegister(Shared { () -> () -> Puppy in makeDog })
         }
@@ -163,6 +164,7 @@ struct AutowiringTests {
         #expect(
             error.description == """
                 '() -> Puppy' is a function type: the registration makes a function, not a service.
+                Registered at DependencyInjectionTests/AutowiringActionsAndUnregisterTests.swift:\(line).
                 To fix, register the initializer with its parameters registered as services \
                 (Shared(Checkout.init) resolves each one), or take arguments: New { resolve, id in Detail(id: id) }.
                 """)
@@ -173,6 +175,7 @@ struct AutowiringTests {
     /// the value registered, a function, and the fix says to take the resolver.
     @Test func anAsyncClosureWithoutTheResolverIsRefusedWithTheAsyncForm() throws {
         let box = DIContainer()
+        let line = #line + 1  // #require's line: a macro's closure is placed where it starts
         let error = try #require(throws: ResolutionError.self) {
             try box.tryRegister(Shared { () async throws -> Puppy in Puppy() })
         }
@@ -180,6 +183,7 @@ struct AutowiringTests {
         #expect(
             error.description == """
                 '() async throws -> Puppy' is a function type: the registration makes a function, not a service.
+                Registered at DependencyInjectionTests/AutowiringActionsAndUnregisterTests.swift:\(line).
                 To fix, take the resolver, as an async factory does: Shared { _ async throws in … }.
                 """)
     }
