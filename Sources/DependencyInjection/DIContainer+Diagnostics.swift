@@ -196,9 +196,15 @@ extension DIContainer {
     private func decoratorsOfNothing() -> [ValidationReport.Problem] {
         registry.value.decorators.filter { decorator in !slots.contains { $0.key.typeID == decorator.type } }.map {
             let error = ResolutionError(reason: .missingRegistration, key: Key($0.valueType, name: nil))
+            // An ancestor registers the type itself (not as an alias): the Decorate belongs there.
+            let type = $0.type
+            let isAncestors = lineage.dropFirst().contains {
+                $0.slots.contains { $0.key.typeID == type && $0.value.alias == nil }
+            }
             return .init(
                 registration: "Decorate(\(TypeName.of($0.valueType)).self)",
-                error: error.with { $0.decoratesNothing = true }, registeredAt: $0.site)
+                error: error.with { ($0.decoratesNothing, $0.decoratesAncestorsType) = (true, isAncestors) },
+                registeredAt: $0.site)
         }
     }
 

@@ -129,6 +129,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var isMainActorFactory = false
         /// A `Decorate` of the type, which its container does not register: it never runs.
         var decoratesNothing = false
+        /// That type is registered, as itself, by an ancestor of the container (where the `Decorate` belongs).
+        var decoratesAncestorsType = false
         /// For ``Reason/factoryFailed``: what threw.
         var thrower = Thrower.factory
         /// A cycle through an async factory, which no `onResolve` action can break.
@@ -390,7 +392,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
     private var hint: String {
         switch reason {
         case .missingRegistration:
-            if details.decoratesNothing {
+            if details.decoratesAncestorsType {
+                "decorate it in the parent container that registers it, or register it in this container too."
+            } else if details.decoratesNothing {
                 "decorate the type the service is registered as (its `as:` type), in the container that registers it."
             } else if let similarName = details.similarName {
                 "ask for the registered name\(asking(for: similarName))"

@@ -21,6 +21,9 @@ private struct LiveUndecoratedClient: UndecoratedClient {}
 
 private final class DecoratedInItsParent: Sendable {}
 
+private protocol ParentOnlyLogging: Sendable {}
+private struct ParentOnlyLogger: ParentOnlyLogging {}
+
 private protocol OverriddenStore {}
 private final class OverriddenDefaultStore: OverriddenStore {}
 private final class OverridingFeatureStore: OverriddenStore {}
@@ -196,6 +199,21 @@ private final class OverridingFeatureStore: OverriddenStore {}
             #expect(problem.error.description.contains("so this Decorate never runs"), "\(problem)")
             #expect(!problem.error.description.contains("register {"), "\(problem)")
         }
+    }
+
+    /// A child's `Decorate` of exactly the type its parent registers: the type is right, the container is
+    /// not, so the fix names the parent, not the `as:` type.
+    @Test func aChildsDecorateOfTheTypeItsParentRegistersIsToldToMoveToTheParent() async throws {
+        let parent = DIContainer()
+        parent.register { Shared(ParentOnlyLogger() as ParentOnlyLogging) }
+        let child = DIContainer(parent: parent)
+        child.register { Decorate(ParentOnlyLogging.self) { logger, _ in logger } }
+        let problem = try #require(await child.validate().problems.first)
+        #expect(
+            problem.error.description.hasSuffix(
+                "To fix, decorate it in the parent container that registers it, or register it in this container too."),
+            "\(problem)")
+        #expect(!problem.error.description.contains("as:"), "\(problem)")
     }
 }
 
