@@ -401,12 +401,12 @@ extension DIContainer {
             }
             // Each only if there is something: appending nothing still reallocates an empty array.
             // A `Decorate` written where one the container has came from (its module registered again,
-            // reached twice in this call, or an override of itself) applies once; each loop iteration's
-            // is its own.
+            // or as an override of itself) applies once; several from one place in this call (a loop) all do.
             if !decorators.isEmpty {
-                var all = registry.value.decorators
-                for new in decorators where !all.contains(where: { $0.isWritten(like: new) }) { all.append(new) }
-                registry.value.decorators = all
+                let known = registry.value.decorators
+                registry.value.decorators += decorators.filter { new in
+                    !known.contains { $0.type == new.type && $0.site == new.site }
+                }
             }
             if !replaced.isEmpty { Resolution.lock.releaseAfterUnlock(replaced) }
             guard var before else { return recycle() }

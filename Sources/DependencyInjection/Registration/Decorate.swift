@@ -13,10 +13,9 @@
 /// its `onResolve` actions get the instance undecorated. A `Value` served only as an alias
 /// (`Shared(StripePayments.init, as: Payments.self)`) is a ``ResolutionError`` when resolved: its
 /// one instance serves every type it is registered as and cannot be decorated for one of them.
-/// Several `Decorate`s of one type in one `register` call all apply, outermost last (one written
-/// in a `for` loop, once per iteration). A `Decorate` applies once per container for the place it
-/// is written: registering its module again, reaching it through two modules that both include it,
-/// or registering it as an override of itself does not wrap the service twice, however the module is built.
+/// Several `Decorate`s of one type in one `register` call all apply, outermost last. A `Decorate`
+/// applies once per container for the place it is written: registering its module again (or as
+/// an override of itself) does not wrap the service twice, however the module is built.
 public struct Decorate<Value>: @unchecked Sendable {
     // Unchecked for the same reason as `Registration`: the closure only runs under the resolution lock.
     let decorator: Decorator
@@ -65,14 +64,6 @@ struct Decorator {
     /// Where its `Decorate` was written: a module registered again (or as an override of itself)
     /// brings it again, which a container keeps once (see `DIContainer.install`).
     let site: String
-    /// The iteration of each loop around it in its module (`for` in the builder), innermost first:
-    /// each iteration's `Decorate` is one of its own, at the same site.
-    var iterations: [Int] = []
-
-    /// Whether `other` is this `Decorate` again: the same type, site and loop iterations.
-    func isWritten(like other: Decorator) -> Bool {
-        type == other.type && site == other.site && iterations == other.iterations
-    }
     /// The actor its closure needs, if any: it runs only there.
     let isolation: Factory.Isolation
     /// `false` for a closure that does not throw: a failing `resolve()` in it can only trap (see `Factory`).

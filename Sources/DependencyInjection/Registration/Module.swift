@@ -71,13 +71,6 @@ public struct Module: @unchecked Sendable {
     /// The module with its non-`Sendable` nonisolated synchronous registrations bound to `actor`, an
     /// actor instance whose method wrote them (Swift isolates a closure there only if it uses the
     /// actor, so `#isolation` did not tell); global actors' closures are isolated already.
-    /// The same, its `Decorate`s marked as written in loop iteration `iteration` (see `Decorator.iterations`).
-    consuming func numbered(_ iteration: Int) -> Module {
-        for index in decorators.indices { decorators[index].iterations.append(iteration) }
-        lines = lines.map { $0.numbered(iteration) }
-        return self
-    }
-
     consuming func bound(to actor: (any Actor)?) -> Module {
         if let actor, !(type(of: actor) is any GlobalActor.Type) { bind(to: actor) }
         return self
@@ -144,9 +137,7 @@ public enum RegistrationBuilder {
     public static func buildBlock(_ components: Module...) -> Module { Module(joining: components) }
 
     /// Joins the modules a `for` loop made, in order.
-    public static func buildArray(_ components: [Module]) -> Module {
-        Module(joining: components.enumerated().map { iteration, module in module.numbered(iteration) })
-    }
+    public static func buildArray(_ components: [Module]) -> Module { Module(joining: components) }
 
     /// An `if` without `else`: its module, or nothing.
     public static func buildOptional(_ component: Module?) -> Module { component ?? Module() }

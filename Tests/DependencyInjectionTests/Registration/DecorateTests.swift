@@ -260,39 +260,6 @@ private final class DecoratedCounter {
         #expect(overridden == 10)
     }
 
-    /// Two feature modules that both include a third (a diamond), registered in one call: its
-    /// `Decorate` applies once, as when they are registered in two calls.
-    @Test func aModuleReachedTwiceInOneCallDecoratesOnce() {
-        let featureA = Module { Self.feature }
-        let featureB = Module { Self.feature }
-        let box = DIContainer()
-        box.register {
-            featureA
-            featureB
-        }
-        #expect(box.resolve(DecoratedCounter.self).value == 10)
-        let again = DIContainer()
-        again.register {
-            Self.feature
-            Self.feature
-        }
-        #expect(again.resolve(DecoratedCounter.self).value == 10)
-    }
-
-    /// A loop in a module reached twice in one call: each iteration's `Decorate` applies, once.
-    @Test func aLoopsDecoratorsInAModuleReachedTwiceApplyOncePerIteration() {
-        let looped = Module {
-            New { DecoratedCounter(1) }
-            for _ in 0..<2 { Decorate(DecoratedCounter.self) { counter, _ in DecoratedCounter(counter.value * 10) } }
-        }
-        let box = DIContainer()
-        box.register {
-            looped
-            looped
-        }
-        #expect(box.resolve(DecoratedCounter.self).value == 100)
-    }
-
     /// Two `Decorate`s written in one place and registered in one call (a loop) both apply.
     @Test func decoratorsFromOnePlaceInOneCallAllApply() {
         let box = DIContainer()
