@@ -134,6 +134,10 @@ final class ValidationProbe: @unchecked Sendable {
                     "\(isFactory ? "it" : "a Decorate or onResolve action of it") takes a resolver, does not throw and "
                         + "runs on \(factory.isolation.actorName!), where a failing resolve() can only trap (\(place)); "
                         + (isFactory ? Self.fix : Self.actionFix))
+                // Nor is it run by the check of what needs it, where it would trap as well: that waits for it,
+                // and is not checked either (see `uncheckWhatNeedsTheUnchecked`).
+                let waiting = ResolutionError(reason: .notYetMade(actor: factory.isolation.actorName), key: spec.key)
+                Resolution.lock.withLock { items[index].entry?.state.validationFailure = waiting }
             } else if let blocked = blocking.actor,
                 factory.isolation.actor === blocked
                     || blocking.isMainActor && factory.isolation.isNone && (factory.isAsync || factory.canUnwind)
