@@ -169,13 +169,14 @@ extension DIContainer {
     private func madeFirst(for entries: [Entry]) -> [(registration: String, madeBy: String)] {
         var found: [(registration: String, madeBy: String)] = []
         var followed: Set<ObjectIdentifier> = []
-        func follow(_ dependent: Entry, mine: String?) {
+        // `owner` made `dependent`, and looked its dependencies up in itself and its ancestors.
+        func follow(_ dependent: Entry, in owner: DIContainer, mine: String?) {
             guard followed.insert(ObjectIdentifier(dependent)).inserted else { return }
             for key in dependent.state.dependencies {
-                guard let slot = lookup(key)?.1 else { continue }
+                guard let (theirOwner, slot) = owner.lookup(key) else { continue }
                 let factory = slot.entry.spec.factory
                 guard slot.entry.needsPreparing else {
-                    if !factory.isAsync, slot.entry.kept == nil { follow(slot.entry, mine: mine) }
+                    if !factory.isAsync, slot.entry.kept == nil { follow(slot.entry, in: theirOwner, mine: mine) }
                     continue
                 }
                 // A global actor's synchronous closure is made only by awaiting it, on its actor too.
@@ -187,7 +188,9 @@ extension DIContainer {
                 found.append((key.displayName, why))
             }
         }
-        for entry in entries where !entry.spec.factory.isAsync { follow(entry, mine: isolation(of: entry).actorName) }
+        for entry in entries where !entry.spec.factory.isAsync {
+            follow(entry, in: self, mine: isolation(of: entry).actorName)
+        }
         return found
     }
 

@@ -103,8 +103,11 @@ extension DIContainer {
         if let (optional, wrapped) = optional { return optional.box(try await provideAsync(wrapped)) }
         // The async factory whose code asks, if any: what this resolve would wait for must not wait for it.
         let asking = AsyncMaking.current.get()
-        // What a factory needed and found not made yet, awaited once each before it was asked for again.
+        // What a factory needed and found not made yet, awaited once each before it was asked for again,
+        // and kept until this resolve returns (a `Weak` one would be gone before the factory runs again).
         var awaited: Set<Key> = []
+        var keptAlive: [AnyBox] = []
+        defer { withExtendedLifetime(keptAlive) {} }
         while true {
             do {
                 if let value = try await provideAsyncStep(key, asking, caller: isolation) { return value }
@@ -116,7 +119,7 @@ extension DIContainer {
                 // property wrapper, which traps in the app (`validate()` only reports it).
                 guard awaited.insert(failure.key).inserted else { throw failure }
                 do {
-                    _ = try await provideAsync(failure.key)
+                    keptAlive.append(try await provideAsync(failure.key))
                 } catch let error as ResolutionError {
                     throw error.reached(through: failure.path.dropLast())
                 }

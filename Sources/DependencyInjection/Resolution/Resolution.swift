@@ -432,7 +432,10 @@ extension DIContainer {
             registry.value.decorators.contains(where: { $0.type == ObjectIdentifier(alias.type) })
         {
             throw error(.decoratedAlias(implementation: TypeName.of(slot.entry.spec.type)), for: requested).with {
-                $0.isMainActorFactory = slot.entry.spec.factory.isolation.isMainActor
+                let isolation = slot.entry.spec.factory.isolation
+                $0.factoryActor = isolation.actor.flatMap {
+                    type(of: $0) is any GlobalActor.Type ? isolation.actorName : nil
+                }
             }
         }
         return try instance(of: slot.entry, as: slot.alias, requested: requested, arguments, origin: origin)

@@ -125,8 +125,9 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
         var isWrapperRequest = false
         /// A cycle that such a wrapper's owner is on: making the wrapper lazy breaks it.
         var isWrapperCycle = false
-        /// For a decorated alias: its factory is main-actor code, which a fix writes as such.
-        var isMainActorFactory = false
+        /// For a decorated alias: the global actor (the main actor too) its factory's code is isolated
+        /// to, which a fix writes as such.
+        var factoryActor: String?
         /// A `Decorate` of the type, which its container does not register: it never runs.
         var decoratesNothing = false
         /// That type is registered, as itself, by an ancestor of the container (where the `Decorate` belongs).
@@ -508,9 +509,8 @@ public struct ResolutionError: Error, CustomStringConvertible, Sendable {
             "write the argument types in the closure: New { (resolve: Resolver, id: String) in … }."
         case .decoratedAlias(let implementation):
             "register it as the decorated type, Shared"
-                + (details.isMainActorFactory
-                    ? " { @MainActor in \(implementation)(…) as \(sourceName) }"
-                    : "(\(implementation)(…) as \(sourceName))")
+                + (details.factoryActor.map { " { @\($0) in \(implementation)(…) as \(sourceName) }" }
+                    ?? "(\(implementation)(…) as \(sourceName))")
                 + "\(named) (each of its other types then gets an instance of its own)."
         case .lifetimeMismatch:
             "give the dependency a lifetime at least as long, make the registration as short-lived, "
