@@ -51,8 +51,8 @@ extension DIContainer {
     /// `Graph`, or a `Scoped` one), isolation conflicts (a service made on any thread
     /// that needs a main-actor or global-actor service it cannot get there) and the same type and
     /// name registered twice in one `register` call or `Module`, without touching this container's
-    /// instances: every factory runs once (again once what it needed is made, as in `prepare()`), in an isolated copy (fresh instances, the same
-    /// registrations). It judges as the app runs after ``prepare()-swift.method``: async and
+    /// instances: every factory runs once (again once what it needed is made, as in `prepare()`), in
+    /// an isolated copy (fresh instances, the same registrations). It judges as the app runs after ``prepare()-swift.method``: async and
     /// actor-isolated services are made first (or taken as this container made them), main-actor
     /// factories run on the main actor, global-actor ones on their actor, async ones are awaited.
     /// Only registrations that need arguments are left unchecked, and, where a failure could not

@@ -7,8 +7,8 @@ extension DIContainer {
     /// A `Shared` instance is made exactly once, however many tasks resolve it at once. Anything
     /// else resolves as ``resolve(_:name:file:line:)-swift.type.method`` does, once what its factories
     /// need that is made by awaiting it (an async or an actor's `Shared`, not made yet) is awaited,
-    /// as ``prepare()-swift.type.method`` would make it first. The synchronous `resolve` keeps its name, so calling it
-    /// in `async` code compiles unchanged.
+    /// as ``prepare()-swift.type.method`` would make it first. The synchronous `resolve` keeps its
+    /// name, so calling it in `async` code compiles unchanged.
     public static func resolveAsync<T>(
         _ type: T.Type = T.self, name: String? = nil, isolation: isolated (any Actor)? = #isolation
     ) async throws -> T {
@@ -37,8 +37,9 @@ extension DIContainer {
     /// factories, so that main-actor and eager factories may do the same with what *they* make;
     /// then the rest. A service whose factory needs one not made yet
     /// (``ResolutionError/Reason/notYetMade(actor:)``) is made again once that one is awaited (see
-    /// ``resolveAsync(_:name:isolation:)-swift.method``): a synchronous factory that needs a service of a later phase
-    /// resolves it with `try resolve.tryResolve()` (a plain `resolve()` of what is not made yet traps).
+    /// ``resolveAsync(_:name:isolation:)-swift.method``): a synchronous factory that needs a service
+    /// of a later phase resolves it with `try resolve.tryResolve()` (a plain `resolve()` of what is
+    /// not made yet traps).
     public func prepare() async throws {
         let services = Resolution.lock.withLock {
             lineage.flatMap { container in
